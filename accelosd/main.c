@@ -1,0 +1,137 @@
+/* accelosd: command line, configuration and start-up. */
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "accelos/log.h"
+#include "accelos/sock.h"
+#include "accelos/wire.h"
+#include "ops.h"
+#include "server.h"
+#include "vendor.h"
+
+#define DEFAULT_VENDOR_DIR "/etc/OpenCL/vendors"
+#define SYSTEM_SOCKET "/run/accelos/accelosd.sock"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: accelosd [options]\n"
+            "  --socket PATH    listen here (default: $ACCELOS_SOCKET, else\n"
+            "                   $XDG_RUNTIME_DIR/accelos/accelosd.sock, or " SYSTEM_SOCKET " with --system)\n"
+            "  --system         run as the system service: socket directory 0750, socket 0660\n"
+            "  --group NAME     with --system: members of group NAME may connect\n"
+            "  --vendors DIR    directory of vendor .icd files (default: $ACCELOS_VENDORS or " DEFAULT_VENDOR_DIR ")\n"
+            "  --status         ask the running daemon for its devices and clients, then exit\n"
+            "  -v, --verbose    log more (repeat for debug)\n"
+            "  --version        print the version\n"
+            "  -h, --help       this text\n");
+}
+
+static int print_status(const char *path)
+{
+    int sock = aos_sock_connect(path);
+    if (sock < 0) {
+        fprintf(stderr, "accelosd: cannot reach a daemon at %s: %s\n", path, strerror(-sock));
+        return 1;
+    }
+    struct aos_hello hello = {.magic = AOS_WIRE_MAGIC, .version = AOS_WIRE_VERSION, .kind = AOS_HELLO_STATUS};
+    struct aos_welcome welcome;
+    if (aos_sock_send(sock, &hello, sizeof(hello), -1) < 0 ||
+        aos_sock_recv(sock, &welcome, sizeof(welcome), NULL, 2000) < 0 || welcome.status != 0) {
+        fprintf(stderr, "accelosd: the daemon at %s refused the status request\n", path);
+        close(sock);
+        return 1;
+    }
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(sock, buf, sizeof(buf))) > 0)
+        fwrite(buf, 1, (size_t)n, stdout);
+    close(sock);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"socket", required_argument, NULL, 's'}, {"system", no_argument, NULL, 'S'},
+        {"group", required_argument, NULL, 'g'},  {"vendors", required_argument, NULL, 'V'},
+        {"status", no_argument, NULL, 't'},       {"verbose", no_argument, NULL, 'v'},
+        {"version", no_argument, NULL, 'r'},      {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct aos_server_config config = {0};
+    const char *socket_path = NULL, *vendors = getenv("ACCELOS_VENDORS"), *group = NULL;
+    bool status = false;
+    int verbosity = AOS_LOG_WARN;
+    int c;
+    while ((c = getopt_long(argc, argv, "vh", options, NULL)) != -1) {
+        switch (c) {
+        case 's': socket_path = optarg; break;
+        case 'S': config.system_mode = true; break;
+        case 'g': group = optarg; break;
+        case 'V': vendors = optarg; break;
+        case 't': status = true; break;
+        case 'v': verbosity++; break;
+        case 'r': printf("accelosd %s (wire protocol %u)\n", ACCELOS_VERSION, AOS_WIRE_VERSION); return 0;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "accelosd: unexpected argument '%s'\n", argv[optind]);
+        usage(stderr);
+        return 2;
+    }
+    aos_log_set_level(verbosity);
+    char default_path[108];
+    if (!socket_path) {
+        if (config.system_mode)
+            socket_path = SYSTEM_SOCKET;
+        else if (aos_socket_default_path(default_path, sizeof(default_path)) == 0)
+            socket_path = default_path;
+        else {
+            fprintf(stderr, "accelosd: socket path too long\n");
+            return 2;
+        }
+    }
+    config.socket_path = socket_path;
+    if (status)
+        return print_status(socket_path);
+    if (group) {
+        if (!config.system_mode) {
+            fprintf(stderr, "accelosd: --group only applies with --system\n");
+            return 2;
+        }
+        struct group *g = getgrnam(group);
+        if (!g) {
+            fprintf(stderr, "accelosd: unknown group '%s'\n", group);
+            return 2;
+        }
+        config.allowed_gid = g->gr_gid;
+        config.has_allowed_gid = true;
+    }
+    int devices = aos_vendor_load(vendors && *vendors ? vendors : DEFAULT_VENDOR_DIR);
+    if (devices < 0) {
+        fprintf(stderr, "accelosd: cannot read vendor directory %s: %s\n", vendors ? vendors : DEFAULT_VENDOR_DIR,
+                strerror(-devices));
+        return 1;
+    }
+    if (devices == 0) {
+        fprintf(stderr, "accelosd: no OpenCL devices found (is an ICD such as pocl-opencl-icd installed?)\n");
+        return 1;
+    }
+    aos_dispatch_init();
+    int rc = aos_server_run(&config);
+    if (rc < 0) {
+        fprintf(stderr, "accelosd: cannot listen on %s: %s\n", socket_path,
+                rc == -EADDRINUSE ? "another daemon is already serving it" : strerror(-rc));
+        return 1;
+    }
+    aos_vendor_unload();
+    return 0;
+}

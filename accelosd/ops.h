@@ -1,0 +1,110 @@
+/*
+ * Request handlers. Each ops_<area>.c defines its handlers and lists them in an
+ * aos_op_entry table that dispatch.c merges into one opcode-indexed table at start-up.
+ *
+ * Handler contract:
+ *   - payload/len is the private copy of the request after the header; the dispatcher already
+ *     checked len >= min_len and that the slot is valid for sync ops (AOS_NO_SLOT for async).
+ *   - a sync handler answers its slot exactly once, now or later (aos_reply_when_complete, ...).
+ *   - return 0, or -EPROTO when the request is malformed: the client is then disconnected.
+ *     OpenCL-level errors are not protocol errors; they go into the reply (or into the event
+ *     of an async enqueue through aos_enqueue_done).
+ */
+#ifndef ACCELOSD_OPS_H
+#define ACCELOSD_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "accelos/wire_core.h"
+#include "session.h"
+
+typedef int (*aos_op_fn)(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len);
+
+struct aos_op_entry {
+    uint32_t opcode;
+    uint32_t min_len;  /* size of the fixed request struct */
+    bool sync;         /* expects a reply slot */
+    aos_op_fn fn;
+    const char *name;
+};
+
+/* Tables, terminated by an entry with opcode 0. */
+extern const struct aos_op_entry aos_ops_core[];     /* ops_core.c: retain/release, info, context */
+extern const struct aos_op_entry aos_ops_queue[];    /* ops_queue.c: queues, flush, finish */
+extern const struct aos_op_entry aos_ops_mem[];      /* ops_mem.c: buffers, transfers */
+extern const struct aos_op_entry aos_ops_image[];    /* ops_image.c: images, samplers */
+extern const struct aos_op_entry aos_ops_program[];  /* ops_program.c: programs */
+extern const struct aos_op_entry aos_ops_kernel[];   /* ops_kernel.c: kernels, NDRange */
+extern const struct aos_op_entry aos_ops_event[];    /* ops_event.c: events, markers, callbacks */
+
+/* Handle destructors, registered by each area at start-up. */
+void aos_ops_core_init(void);
+void aos_ops_mem_init(void);
+void aos_ops_image_init(void);
+void aos_ops_program_init(void);
+void aos_ops_kernel_init(void);
+void aos_ops_event_init(void);
+
+/* Builds the dispatch table; call once before serving. */
+void aos_dispatch_init(void);
+/* Handles one message (header included). Returns 0 or -EPROTO. */
+int aos_dispatch(struct aos_session *s, const void *msg, uint32_t size);
+
+/* ---- Helpers for handlers ------------------------------------------------------------------ */
+
+/* Variable-length tail reader: hands out consecutive, bounds-checked pieces of a request. */
+struct aos_tail {
+    const uint8_t *at;
+    uint32_t left;
+};
+void aos_tail_init(struct aos_tail *t, const void *payload, uint32_t len, uint32_t fixed);
+/* Next n bytes, or NULL when the request is too short (a protocol error). n == 0 gives a
+ * non-NULL pointer. */
+const void *aos_tail_take(struct aos_tail *t, uint64_t n);
+
+/* A parsed enqueue: queue, wait list and the event to register. */
+struct aos_enqueue {
+    cl_command_queue queue;
+    cl_context context;     /* the queue's real context */
+    uint64_t event_id;      /* 0: the application asked for no event */
+    cl_uint num_wait;
+    cl_event *wait;         /* NULL when num_wait == 0; freed by aos_enqueue_done */
+    bool blocking;
+    uint32_t slot;          /* reply slot for blocking enqueues */
+};
+
+/* Parses the aos_enqueue_hdr that starts payload and the wait list that follows the fixed struct
+ * (tail must be positioned right after it). Returns CL_SUCCESS, a CL error for unknown objects
+ * (CL_INVALID_COMMAND_QUEUE, CL_INVALID_EVENT_WAIT_LIST), or CL_INVALID_VALUE; *proto is set
+ * when the request itself is malformed. */
+cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_tail *tail,
+                         uint32_t slot, struct aos_enqueue *e, bool *proto);
+/* Finishes an enqueue: registers ev under e->event_id (profiling from the same event), answers a
+ * blocking request when ev completes, or on err != CL_SUCCESS records a failed event and answers
+ * err. Always consumes ev and frees the wait list. */
+void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, cl_event ev);
+
+/* Registers a client event id for a real event (status) with a separate profiling event
+ * (may equal status_event). Takes ownership of both references. Returns 0 or -EEXIST/-EINVAL
+ * (protocol errors). */
+int aos_event_register(struct aos_session *s, uint64_t id, cl_event status_event, cl_event profiling_event);
+/* Records id as an event that already failed with err, so waits and queries report it. */
+void aos_event_register_failed(struct aos_session *s, uint64_t id, cl_context ctx, cl_int err);
+/* The real event that carries profiling info for a client event id, or NULL. */
+cl_event aos_event_profiling(struct aos_session *s, uint64_t id);
+
+/* Non-blocking command with a host step (the client copies data out after the device part):
+ * registers e->event_id (which must be non-zero) as an event that completes when the client
+ * reports its host step done (AOS_OP_COMPLETE_HOST_STEP), with profiling from dev_event, and
+ * sends AOS_NOTE_HOST_STEP with token when dev_event ends. Consumes dev_event and the wait list.
+ * Returns CL_SUCCESS or the error (the event is then registered as failed). */
+cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_event dev_event, uint64_t token);
+
+/* Real context of a client context id, or NULL. */
+cl_context aos_context_lookup(struct aos_session *s, uint64_t id);
+
+/* Logs an error of an async request that has no event to carry it. */
+void aos_async_error(struct aos_session *s, const char *op, cl_int err);
+
+#endif

@@ -1,0 +1,100 @@
+/* Command queues: creation in the shared real context, flush, and a finish that never blocks the
+ * client's service thread (a marker's completion answers the call). */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "ops.h"
+#include "vendor.h"
+
+static void queue_dtor(struct aos_handle *h)
+{
+    NATIVE(h->object, clReleaseCommandQueue)(h->object);
+}
+
+static int op_create_queue(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    const struct aos_req_create_queue *r = payload;
+    struct aos_tail tail;
+    aos_tail_init(&tail, payload, len, sizeof(*r));
+    if (r->num_props > 16)
+        return -EPROTO;
+    const uint64_t *pairs = aos_tail_take(&tail, (uint64_t)r->num_props * 2 * sizeof(uint64_t));
+    if (!pairs)
+        return -EPROTO;
+    cl_context ctx = aos_context_lookup(s, r->context);
+    const struct aos_device *d = aos_device_by_id(r->device);
+    if (!ctx || !d) {
+        aos_reply_status(s, slot, !ctx ? CL_INVALID_CONTEXT : CL_INVALID_DEVICE);
+        return 0;
+    }
+    cl_queue_properties props[2 * 16 + 1];
+    cl_uint n = 0;
+    cl_command_queue_properties legacy = 0;
+    for (uint32_t i = 0; i < r->num_props; i++) {
+        props[n++] = (cl_queue_properties)pairs[2 * i];
+        props[n++] = (cl_queue_properties)pairs[2 * i + 1];
+        if (pairs[2 * i] == CL_QUEUE_PROPERTIES)
+            legacy = (cl_command_queue_properties)pairs[2 * i + 1];
+    }
+    props[n] = 0;
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q;
+    if (NATIVE(ctx, clCreateCommandQueueWithProperties))
+        q = NATIVE(ctx, clCreateCommandQueueWithProperties)(ctx, d->device, n ? props : NULL, &err);
+    else
+        q = NATIVE(ctx, clCreateCommandQueue)(ctx, d->device, legacy, &err);
+    if (err == CL_SUCCESS && aos_handles_add(&s->handles, r->id, AOS_OBJ_QUEUE, q, NULL) < 0) {
+        NATIVE(q, clReleaseCommandQueue)(q);
+        return -EPROTO;
+    }
+    aos_reply_status(s, slot, err);
+    return 0;
+}
+
+static int op_flush(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    (void)slot, (void)len;
+    const struct aos_req_queue *r = payload;
+    cl_command_queue q = aos_handles_object(&s->handles, r->queue, AOS_OBJ_QUEUE);
+    if (!q)
+        return -EPROTO;
+    cl_int err = NATIVE(q, clFlush)(q);
+    if (err != CL_SUCCESS)
+        aos_async_error(s, "flush", err);
+    return 0;
+}
+
+static int op_finish(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    (void)len;
+    const struct aos_req_queue *r = payload;
+    cl_command_queue q = aos_handles_object(&s->handles, r->queue, AOS_OBJ_QUEUE);
+    if (!q) {
+        aos_reply_status(s, slot, CL_INVALID_COMMAND_QUEUE);
+        return 0;
+    }
+    cl_event marker;
+    /* A barrier, not a marker: on an out-of-order queue it must cover every earlier command. */
+    cl_int err = NATIVE(q, clEnqueueBarrierWithWaitList)(q, 0, NULL, &marker);
+    if (err == CL_SUCCESS) {
+        err = aos_reply_when_complete(s, slot, marker);
+        NATIVE(marker, clReleaseEvent)(marker);
+        if (err == CL_SUCCESS)
+            return 0;
+    }
+    aos_reply_status(s, slot, err);
+    return 0;
+}
+
+const struct aos_op_entry aos_ops_queue[] = {
+    {AOS_OP_CREATE_QUEUE, sizeof(struct aos_req_create_queue), true, op_create_queue, "create_queue"},
+    {AOS_OP_FLUSH, sizeof(struct aos_req_queue), false, op_flush, "flush"},
+    {AOS_OP_FINISH, sizeof(struct aos_req_queue), true, op_finish, "finish"},
+    {0, 0, false, NULL, NULL},
+};
+
+void aos_ops_queue_init(void);
+void aos_ops_queue_init(void)
+{
+    aos_handles_set_dtor(AOS_OBJ_QUEUE, queue_dtor);
+}

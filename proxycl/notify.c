@@ -1,0 +1,72 @@
+#include "notify.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "conn.h"
+
+static struct aos_ring *ring;
+static uint8_t *buffer;
+
+static void *notify_main(void *arg)
+{
+    (void)arg;
+    uint32_t cap = ring->size / 2;
+    for (;;) {
+        int size = aos_ring_pop(ring, buffer, cap);
+        if (size < 0)
+            break;
+        if (size == 0) {
+            aos_ring_wait_data(ring, 100000000);
+            if (!aos_ring_has_data(ring) && !aos_conn_alive())
+                break;
+            continue;
+        }
+        const struct aos_msg_hdr *hdr = (const struct aos_msg_hdr *)buffer;
+        uint32_t len = (uint32_t)size - (uint32_t)sizeof(*hdr);
+        const void *payload = hdr + 1;
+        switch (hdr->opcode) {
+        case AOS_NOTE_EVENT_CALLBACK:
+            if (len >= sizeof(struct aos_note_event_callback))
+                aos_event_callback_note(payload);
+            break;
+        case AOS_NOTE_HOST_STEP:
+            if (len >= sizeof(struct aos_note_host_step))
+                aos_host_step_note(payload);
+            break;
+        case AOS_NOTE_BUILD_DONE:
+            if (len >= sizeof(struct aos_note_build_done))
+                aos_program_build_done_note(payload);
+            break;
+        default:
+            break;
+        }
+    }
+    /* The daemon is gone: nothing will complete the host steps still armed. */
+    aos_host_steps_fail_all(CL_OUT_OF_RESOURCES);
+    return NULL;
+}
+
+int aos_notify_start(struct aos_ring *note)
+{
+    ring = note;
+    if (!buffer)
+        buffer = malloc(note->size / 2);
+    if (!buffer)
+        return -1;
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &attr, notify_main, NULL);
+    pthread_attr_destroy(&attr);
+    return rc == 0 ? 0 : -1;
+}
+
+void aos_notify_after_fork(void)
+{
+    /* The thread did not survive the fork; a new one starts with the next connection. */
+    ring = NULL;
+}
+
+__attribute__((weak)) void aos_program_build_done_note(const struct aos_note_build_done *n) { (void)n; }

@@ -1,0 +1,187 @@
+/* The accelOS platform and its devices, mirrored from the daemon's real devices. Device info never
+ * changes, so each (device, param) is fetched once and then answered locally. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conn.h"
+#include "types.h"
+
+#define PLATFORM_NAME "accelOS"
+#define PLATFORM_VENDOR "accelOS"
+#define ICD_SUFFIX "AOS"
+
+struct aos_info_cache_entry {
+    struct aos_info_cache_entry *next;
+    cl_uint param;
+    size_t size;
+    unsigned char value[];
+};
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static cl_platform_id platform;
+static cl_device_id devices[AOS_MAX_DEVICES];
+static cl_uint device_total;
+
+static cl_int platform_init(void)
+{
+    pthread_mutex_lock(&init_lock);
+    cl_int err = CL_SUCCESS;
+    if (!platform) {
+        err = aos_conn_ensure();
+        if (err == CL_SUCCESS) {
+            device_total = aos_conn_device_count();
+            if (device_total > AOS_MAX_DEVICES)
+                device_total = AOS_MAX_DEVICES;
+            for (cl_uint i = 0; i < device_total; i++) {
+                cl_device_id d = aos_object_new_with_id(AOS_OBJ_DEVICE, sizeof(*d), AOS_DEVICE_ID_BASE + i, NULL);
+                if (!d)
+                    break;
+                d->index = i;
+                pthread_mutex_init(&d->cache_lock, NULL);
+                aos_get_info(AOS_INFO_DEVICE, d->obj.id, 0, CL_DEVICE_TYPE, sizeof(d->type), &d->type, NULL);
+                devices[i] = d;
+            }
+            platform = aos_object_new_with_id(AOS_OBJ_PLATFORM, sizeof(*platform), AOS_PLATFORM_ID, NULL);
+            if (!platform)
+                err = CL_OUT_OF_HOST_MEMORY;
+        }
+    }
+    pthread_mutex_unlock(&init_lock);
+    return err;
+}
+
+cl_platform_id aos_platform(void) { return platform; }
+
+cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
+{
+    if ((num_entries == 0 && platforms) || (!platforms && !num_platforms))
+        return CL_INVALID_VALUE;
+    cl_uint count = platform_init() == CL_SUCCESS && device_total > 0 ? 1 : 0;
+    if (num_platforms)
+        *num_platforms = count;
+    if (platforms && count)
+        platforms[0] = platform;
+    /* With no daemon this ICD simply offers no platform; the loader then reports
+     * CL_PLATFORM_NOT_FOUND_KHR if it was the only one. */
+    return count ? CL_SUCCESS : CL_PLATFORM_NOT_FOUND_KHR;
+}
+
+cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
+{
+    return clIcdGetPlatformIDsKHR(num_entries, platforms, num_platforms);
+}
+
+cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_info param, size_t size, void *value,
+                                     size_t *size_ret)
+{
+    if (p != platform || !platform)
+        return CL_INVALID_PLATFORM;
+    switch (param) {
+    case CL_PLATFORM_NAME:
+        return aos_info_value(PLATFORM_NAME, sizeof(PLATFORM_NAME), size, value, size_ret);
+    case CL_PLATFORM_VENDOR:
+        return aos_info_value(PLATFORM_VENDOR, sizeof(PLATFORM_VENDOR), size, value, size_ret);
+    case CL_PLATFORM_ICD_SUFFIX_KHR:
+        return aos_info_value(ICD_SUFFIX, sizeof(ICD_SUFFIX), size, value, size_ret);
+    default:
+        return aos_get_info(AOS_INFO_PLATFORM, AOS_PLATFORM_ID, 0, param, size, value, size_ret);
+    }
+}
+
+cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p, cl_device_type type, cl_uint num_entries, cl_device_id *out,
+                                  cl_uint *num_devices)
+{
+    if (p != platform || !platform)
+        return CL_INVALID_PLATFORM;
+    if ((num_entries == 0 && out) || (!out && !num_devices))
+        return CL_INVALID_VALUE;
+    const cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+                                 CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+    if (type != CL_DEVICE_TYPE_ALL && (type & ~known))
+        return CL_INVALID_DEVICE_TYPE;
+    cl_uint n = 0;
+    for (cl_uint i = 0; i < device_total; i++) {
+        bool match = type == CL_DEVICE_TYPE_ALL || (devices[i]->type & type) ||
+                     ((type & CL_DEVICE_TYPE_DEFAULT) && n == 0 && i == 0);
+        if (!match)
+            continue;
+        if (out && n < num_entries)
+            out[n] = devices[i];
+        n++;
+    }
+    if (num_devices)
+        *num_devices = n;
+    return n ? CL_SUCCESS : CL_DEVICE_NOT_FOUND;
+}
+
+bool aos_device_valid(cl_device_id d)
+{
+    return aos_object_valid(d, AOS_OBJ_DEVICE);
+}
+
+cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t size, void *value, size_t *size_ret)
+{
+    if (!aos_device_valid(d))
+        return CL_INVALID_DEVICE;
+    if (param == CL_DEVICE_PLATFORM)
+        return aos_info_value(&platform, sizeof(platform), size, value, size_ret);
+    if (param == CL_DEVICE_PARENT_DEVICE) {
+        cl_device_id none = NULL;
+        return aos_info_value(&none, sizeof(none), size, value, size_ret);
+    }
+    if (param == CL_DEVICE_REFERENCE_COUNT) {
+        cl_uint one = 1;
+        return aos_info_value(&one, sizeof(one), size, value, size_ret);
+    }
+    pthread_mutex_lock(&d->cache_lock);
+    struct aos_info_cache_entry *e = d->cache;
+    while (e && e->param != param)
+        e = e->next;
+    pthread_mutex_unlock(&d->cache_lock);
+    if (!e) {
+        size_t need = 0;
+        cl_int err = aos_get_info(AOS_INFO_DEVICE, d->obj.id, 0, param, 0, NULL, &need);
+        if (err != CL_SUCCESS)
+            return err;
+        e = malloc(sizeof(*e) + need);
+        if (!e)
+            return CL_OUT_OF_HOST_MEMORY;
+        e->param = param;
+        e->size = need;
+        err = aos_get_info(AOS_INFO_DEVICE, d->obj.id, 0, param, need, e->value, NULL);
+        if (err != CL_SUCCESS) {
+            free(e);
+            return err;
+        }
+        pthread_mutex_lock(&d->cache_lock);
+        e->next = d->cache;
+        d->cache = e;
+        pthread_mutex_unlock(&d->cache_lock);
+    }
+    return aos_info_value(e->value, e->size, size, value, size_ret);
+}
+
+cl_int CL_API_CALL clRetainDevice(cl_device_id d) { return aos_device_valid(d) ? CL_SUCCESS : CL_INVALID_DEVICE; }
+cl_int CL_API_CALL clReleaseDevice(cl_device_id d) { return aos_device_valid(d) ? CL_SUCCESS : CL_INVALID_DEVICE; }
+
+cl_int CL_API_CALL clCreateSubDevices(cl_device_id d, const cl_device_partition_property *props, cl_uint n,
+                                      cl_device_id *out, cl_uint *num_ret)
+{
+    (void)props, (void)n, (void)out, (void)num_ret;
+    if (!aos_device_valid(d))
+        return CL_INVALID_DEVICE;
+    /* Partitioning is the scheduler's job under accelOS; sub-devices are not offered. */
+    return CL_INVALID_VALUE;
+}
+
+cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id d, cl_ulong *device_ts, cl_ulong *host_ts)
+{
+    (void)device_ts, (void)host_ts;
+    return aos_device_valid(d) ? CL_INVALID_OPERATION : CL_INVALID_DEVICE;
+}
+
+cl_int CL_API_CALL clGetHostTimer(cl_device_id d, cl_ulong *host_ts)
+{
+    (void)host_ts;
+    return aos_device_valid(d) ? CL_INVALID_OPERATION : CL_INVALID_DEVICE;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds accelOS and runs every test through ctest.
+#   scripts/test.sh              normal build in build/
+#   scripts/test.sh --sanitize   ASan+UBSan build in build-asan/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=build
+extra=()
+if [[ "${1:-}" == "--sanitize" ]]; then
+  build=build-asan
+  extra=(-DACCELOS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
+fi
+cmake -S . -B "$build" "${extra[@]}" >/dev/null
+cmake --build "$build" -j"$(nproc)"
+# PoCL compiles kernels with its own LLVM; give slow machines time and keep its cache private.
+export POCL_CACHE_DIR="$PWD/$build/pocl-cache"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+ctest --test-dir "$build" --output-on-failure -j2 --timeout 600

@@ -1,0 +1,125 @@
+#include "harness.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static pid_t daemon_pid;
+static char tmpdir[256];
+static char socket_path[300];
+
+void aos_test_daemon_start(const char *const *extra_args)
+{
+    snprintf(tmpdir, sizeof(tmpdir), "/tmp/accelos-test-XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+    snprintf(socket_path, sizeof(socket_path), "%s/accelosd.sock", tmpdir);
+    setenv("ACCELOS_SOCKET", socket_path, 1);
+    const char *bin = getenv("ACCELOS_DAEMON_BIN");
+    if (!bin) {
+        fprintf(stderr, "ACCELOS_DAEMON_BIN is not set\n");
+        exit(1);
+    }
+    const char *argv[16] = {bin, "--socket", socket_path};
+    int n = 3;
+    for (int i = 0; extra_args && extra_args[i] && n < 15; i++)
+        argv[n++] = extra_args[i];
+    argv[n] = NULL;
+    daemon_pid = fork();
+    if (daemon_pid == 0) {
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    for (int i = 0; i < 500; i++) {
+        struct sockaddr_un addr = {.sun_family = AF_UNIX};
+        strcpy(addr.sun_path, socket_path);
+        int s = socket(AF_UNIX, SOCK_STREAM, 0);
+        int ok = connect(s, (struct sockaddr *)&addr, sizeof(addr)) == 0;
+        close(s);
+        if (ok)
+            return;
+        usleep(10000);
+    }
+    fprintf(stderr, "accelosd did not start\n");
+    exit(1);
+}
+
+void aos_test_daemon_stop(void)
+{
+    if (daemon_pid > 0) {
+        kill(daemon_pid, SIGTERM);
+        waitpid(daemon_pid, NULL, 0);
+        daemon_pid = 0;
+    }
+    unlink(socket_path);
+    rmdir(tmpdir);
+}
+
+pid_t aos_test_daemon_pid(void) { return daemon_pid; }
+const char *aos_test_socket_path(void) { return socket_path; }
+
+cl_platform_id aos_test_platform(void)
+{
+    cl_platform_id platforms[8];
+    cl_uint n = 0;
+    ck_assert_int_eq(clGetPlatformIDs(8, platforms, &n), CL_SUCCESS);
+    for (cl_uint i = 0; i < n; i++) {
+        char name[128] = "";
+        clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof(name), name, NULL);
+        if (strcmp(name, "accelOS") == 0)
+            return platforms[i];
+    }
+    ck_abort_msg("no accelOS platform among %u", n);
+    return NULL;
+}
+
+cl_device_id aos_test_device(void)
+{
+    cl_device_id d;
+    ck_assert_int_eq(clGetDeviceIDs(aos_test_platform(), CL_DEVICE_TYPE_ALL, 1, &d, NULL), CL_SUCCESS);
+    return d;
+}
+
+void aos_test_context(cl_context *ctx, cl_command_queue *queue)
+{
+    cl_int err;
+    cl_device_id d = aos_test_device();
+    *ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    *queue = clCreateCommandQueue(*ctx, d, CL_QUEUE_PROFILING_ENABLE, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+}
+
+cl_program aos_test_build(cl_context ctx, const char *source, const char *options)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_device_id d = aos_test_device();
+    err = clBuildProgram(p, 1, &d, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[8192] = "";
+        clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+        ck_abort_msg("build failed (%d): %s", err, log);
+    }
+    return p;
+}
+
+int aos_test_run_suite(Suite *suite)
+{
+    aos_test_daemon_start(NULL);
+    SRunner *runner = srunner_create(suite);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    aos_test_daemon_stop();
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * Integration-test support: a real accelosd on a private socket, reached through the real ICD
+ * loader. ctest sets OCL_ICD_VENDORS to the build tree's vendor directory (only accelos.icd) and
+ * ACCELOS_DAEMON_BIN to the built daemon.
+ */
+#ifndef ACCELOS_TEST_HARNESS_H
+#define ACCELOS_TEST_HARNESS_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#include <CL/cl.h>
+#include <check.h>
+#include <sys/types.h>
+
+/* Starts accelosd on a fresh socket under a temporary directory, exports ACCELOS_SOCKET and waits
+ * until it accepts connections. Extra daemon arguments may be given (NULL-terminated). */
+void aos_test_daemon_start(const char *const *extra_args);
+/* Stops the daemon (SIGTERM, then waits) and removes the temporary directory. */
+void aos_test_daemon_stop(void);
+pid_t aos_test_daemon_pid(void);
+const char *aos_test_socket_path(void);
+
+/* The accelOS platform and its first device, found through clGetPlatformIDs. */
+cl_platform_id aos_test_platform(void);
+cl_device_id aos_test_device(void);
+/* A context + in-order queue on the first device (profiling enabled). */
+void aos_test_context(cl_context *ctx, cl_command_queue *queue);
+/* Builds source for the first device; fails the test with the build log on error. */
+cl_program aos_test_build(cl_context ctx, const char *source, const char *options);
+
+/* Runs a Check suite with the daemon started around it; returns the process exit code. */
+int aos_test_run_suite(Suite *suite);
+
+#endif
