@@ -7,7 +7,7 @@
 
 #include "object.h"
 
-void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *name)
+__attribute__((visibility("default"))) void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *name)
 {
     (void)platform;
     if (name && strcmp(name, "clIcdGetPlatformIDsKHR") == 0) {
@@ -17,7 +17,7 @@ void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platfo
     return NULL;
 }
 
-void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
+__attribute__((visibility("default"))) void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
 {
     return clGetExtensionFunctionAddressForPlatform(NULL, name);
 }

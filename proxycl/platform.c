@@ -52,7 +52,7 @@ static cl_int platform_init(void)
 
 cl_platform_id aos_platform(void) { return platform; }
 
-cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
+__attribute__((visibility("default"))) cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
 {
     if ((num_entries == 0 && platforms) || (!platforms && !num_platforms))
         return CL_INVALID_VALUE;
