@@ -1,0 +1,16 @@
+# Runs CMD ("|"-separated argv), then asserts its exit code equals RC, its
+# combined output matches REGEX and, if given, does not match NOT_REGEX.
+string(REPLACE "|" ";" argv "${CMD}")
+execute_process(COMMAND ${argv} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+string(REPLACE "\n" " " flat "${all}")
+if(NOT "${rc}" STREQUAL "${RC}")
+  message(FATAL_ERROR "exit status ${rc}, expected ${RC}\n${all}")
+endif()
+if(NOT flat MATCHES "${REGEX}")
+  message(FATAL_ERROR "output does not match /${REGEX}/:\n${all}")
+endif()
+if(DEFINED NOT_REGEX AND flat MATCHES "${NOT_REGEX}")
+  message(FATAL_ERROR "output unexpectedly matches /${NOT_REGEX}/:\n${all}")
+endif()
+message(STATUS "ok: ${all}")
