@@ -1,0 +1,319 @@
+/*
+ * accelos-jit-bench: speed of rewritten kernels and cost of the JIT.
+ *
+ * For every "// DIFF:" launch in the given kernel files (or .spec files,
+ * whose "source: PATH" line names the kernel file, relative to the cwd):
+ *   overhead: native launch vs rewritten launch on the device's full capacity
+ *             (physical groups = min(total groups, 4 x compute units)),
+ *             interleaved in the same run; each sample is the wall time per
+ *             launch of a batch of back-to-back launches (~20 ms), median of
+ *             --reps samples; speed = native / rewritten (>1: faster).
+ *   JIT cost: aos_jit_compile (no cache) + clBuildProgram of the binary vs
+ *             clBuildProgram of the source, and aos_jit_compile on a cache hit.
+ * PoCL's own kernel cache is switched off (POCL_KERNEL_CACHE=0) so both build
+ * paths really compile. Writes a markdown report (--out) and prints it.
+ */
+#include "clrun.h"
+#include "launch_spec.h"
+
+#include "accelos/jit.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct row {
+	char name[160];
+	double native_ms, rewritten_ms, speed;       /* wall time per launch */
+	double native_kms, rewritten_kms, kspeed;    /* kernel commands only */
+	size_t groups, phys;
+	unsigned chunk;
+	int iters;
+	double native_build_ms, jit_ms, jit_build_ms, hit_ms;
+	int ok;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static char *read_text(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+		free(s);
+		s = NULL;
+	}
+	if (s)
+		s[n] = 0;
+	fclose(f);
+	*len = (size_t)n;
+	return s;
+}
+
+/* One launch: builds, times, fills `r`. */
+static unsigned forced_chunk; /* --chunk: override the compiled chunk (0 = keep) */
+
+static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const char *cache_dir,
+		     int reps, struct row *r)
+{
+	size_t len;
+	char *src = read_text(o->file, &len), *log = NULL, err[512];
+	const char *opts = o->build_options ? o->build_options : "";
+	struct aos_jit_result *res = NULL, *hit = NULL;
+	cl_program nat = NULL, rw = NULL;
+	double *tn = calloc((size_t)reps, sizeof(double)), *tr = calloc((size_t)reps, sizeof(double));
+	double *kn = calloc((size_t)reps, sizeof(double)), *kr = calloc((size_t)reps, sizeof(double));
+	int rc = -1;
+	if (!src || !tn || !tr || !kn || !kr)
+		goto out;
+
+	double t0 = now_ms();
+	(void)err;
+	nat = aos_clrun_build_source(env, src, opts, &log);
+	r->native_build_ms = now_ms() - t0;
+	if (!nat)
+		goto out;
+	/* JIT cost without the cache, then fill the cache and time a hit. */
+	unsigned nv_sm = 0;
+	struct aos_jit_options jo = { .target = aos_clenv_jit_target(env, &nv_sm),
+				      .build_options = opts, .nv_sm = nv_sm, .no_cache = 1 };
+	t0 = now_ms();
+	if (aos_jit_compile(src, len, &jo, &res))
+		goto out;
+	r->jit_ms = now_ms() - t0;
+	t0 = now_ms();
+	rw = aos_clrun_build_jit(env, (int)jo.target, res->binary, res->binary_size, &log);
+	r->jit_build_ms = now_ms() - t0;
+	if (!rw)
+		goto out;
+	jo.no_cache = 0;
+	jo.cache_dir = cache_dir;
+	if (aos_jit_compile(src, len, &jo, &hit))
+		goto out;
+	aos_jit_result_destroy(hit);
+	hit = NULL;
+	t0 = now_ms();
+	if (aos_jit_compile(src, len, &jo, &hit) || !hit->from_cache)
+		goto out;
+	r->hit_ms = now_ms() - t0;
+
+	const struct aos_jit_kernel *k = aos_jit_result_kernel(res, o->kernel);
+	if (!k || !k->rewritten)
+		goto out;
+	r->chunk = k->chunk;
+	r->groups = aos_launch_groups(&o->launch);
+	r->phys = r->groups < 4u * env->compute_units ? r->groups : 4u * env->compute_units;
+	struct aos_sched_cfg cfg = { r->phys, forced_chunk, 0 };
+	if (forced_chunk)
+		r->chunk = forced_chunk;
+	/* Batch size: enough launches for ~20 ms of native work per sample. */
+	double probe, kprobe;
+	if (aos_clrun_time(env, nat, o->kernel, &o->launch, o->args, o->nargs, o->seed, NULL, 3,
+			   &probe, &kprobe) ||
+	    aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs, o->seed, &cfg, 3,
+			   &probe, &kprobe))
+		goto out;
+	int iters = probe > 0 ? (int)(20.0 / probe) : 1000;
+	iters = iters < 3 ? 3 : iters > 2000 ? 2000 : iters;
+	r->iters = iters;
+	for (int i = 0; i < reps; i++) {
+		if (aos_clrun_time(env, nat, o->kernel, &o->launch, o->args, o->nargs, o->seed, NULL,
+				   iters, &tn[i], &kn[i]) ||
+		    aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs, o->seed, &cfg,
+				   iters, &tr[i], &kr[i]))
+			goto out;
+	}
+	r->native_ms = median(tn, reps);
+	r->rewritten_ms = median(tr, reps);
+	r->speed = r->native_ms / r->rewritten_ms;
+	r->native_kms = median(kn, reps);
+	r->rewritten_kms = median(kr, reps);
+	r->kspeed = r->native_kms / r->rewritten_kms;
+	r->ok = 1;
+	rc = 0;
+out:
+	if (rc)
+		fprintf(stderr, "skip %s: %s\n", r->name, log ? log : err);
+	if (nat)
+		clReleaseProgram(nat);
+	if (rw)
+		clReleaseProgram(rw);
+	aos_jit_result_destroy(res);
+	aos_jit_result_destroy(hit);
+	free(tn);
+	free(tr);
+	free(kn);
+	free(kr);
+	free(src);
+	free(log);
+	return rc;
+}
+
+/* Splits a DIFF line into argv (words separated by blanks; no quoting). */
+static int split_words(char *line, char **argv, int max)
+{
+	int n = 0;
+	for (char *save = NULL, *w = strtok_r(line, " \t\n", &save); w && n < max;
+	     w = strtok_r(NULL, " \t\n", &save))
+		argv[n++] = w;
+	return n;
+}
+
+static void report(FILE *f, struct row *rows, int n, const char *device, int reps)
+{
+	double lg = 0, klg = 0, worst = 1e30, kworst = 1e30, jit_lg = 0, worst_jit = 0, max_hit = 0;
+	int m = 0;
+	const char *worst_name = "", *kworst_name = "", *worst_jit_name = "";
+	fprintf(f, "Device: %s. Median of %d interleaved samples per kernel; each sample is a "
+		   "batch of back-to-back launches (~20 ms).\n\n", device, reps);
+	fprintf(f, "| kernel | groups | phys | chunk | native wall ms | rewritten wall ms | speed (wall) "
+		   "| native kernel ms | rewritten kernel ms | speed (kernel) | native build ms "
+		   "| JIT+build ms | JIT cost | cache hit ms |\n"
+		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (int i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		if (!r->ok)
+			continue;
+		double jit_total = r->jit_ms + r->jit_build_ms;
+		double jit_ratio = jit_total / r->native_build_ms;
+		fprintf(f, "| %s | %zu | %zu | %u | %.4f | %.4f | %.3f | %.4f | %.4f | %.3f | %.1f | %.1f "
+			   "| %.2fx | %.2f |\n",
+			r->name, r->groups, r->phys, r->chunk, r->native_ms, r->rewritten_ms, r->speed,
+			r->native_kms, r->rewritten_kms, r->kspeed, r->native_build_ms, jit_total,
+			jit_ratio, r->hit_ms);
+		lg += log(r->speed);
+		klg += log(r->kspeed);
+		jit_lg += log(jit_ratio);
+		if (r->speed < worst) {
+			worst = r->speed;
+			worst_name = r->name;
+		}
+		if (r->kspeed < kworst) {
+			kworst = r->kspeed;
+			kworst_name = r->name;
+		}
+		if (jit_ratio > worst_jit) {
+			worst_jit = jit_ratio;
+			worst_jit_name = r->name;
+		}
+		if (r->hit_ms > max_hit)
+			max_hit = r->hit_ms;
+		m++;
+	}
+	if (!m)
+		return;
+	fprintf(f, "\n**Summary (%d kernels).** Speed, wall time incl. record reset: geomean "
+		   "**%.3fx**, worst **%.3fx** (%s). Speed, kernel commands only: geomean **%.3fx**, "
+		   "worst **%.3fx** (%s). JIT cost (transform+build vs native build): geomean "
+		   "**%.2fx**, worst **%.2fx** (%s). Cache hit: at most **%.2f ms**.\n",
+		m, exp(lg / m), worst, worst_name, exp(klg / m), kworst, kworst_name,
+		exp(jit_lg / m), worst_jit, worst_jit_name, max_hit);
+}
+
+int main(int argc, char **argv)
+{
+	int reps = 9;
+	const char *out_path = NULL;
+	int first = 1;
+	for (; first < argc && argv[first][0] == '-'; first++) {
+		if (strcmp(argv[first], "--reps") == 0 && first + 1 < argc)
+			reps = atoi(argv[++first]);
+		else if (strcmp(argv[first], "--chunk") == 0 && first + 1 < argc)
+			forced_chunk = (unsigned)atoi(argv[++first]);
+		else if (strcmp(argv[first], "--out") == 0 && first + 1 < argc)
+			out_path = argv[++first];
+		else {
+			fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C] [--out FILE.md] KERNEL.cl|SPEC...\n");
+			return 2;
+		}
+	}
+	if (reps < 1 || first == argc) {
+		fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C] [--out FILE.md] KERNEL.cl|SPEC...\n");
+		return 2;
+	}
+	setenv("POCL_KERNEL_CACHE", "0", 1);
+	char cache_dir[] = "/tmp/accelos-jit-bench-XXXXXX";
+	if (!mkdtemp(cache_dir))
+		return 2;
+	struct aos_clenv env;
+	if (aos_clenv_open(&env)) {
+		fprintf(stderr, "no OpenCL device\n");
+		return 2;
+	}
+	char device[256] = "";
+	clGetDeviceInfo(env.device, CL_DEVICE_NAME, sizeof(device), device, NULL);
+
+	int cap = 256, n = 0;
+	struct row *rows = calloc((size_t)cap, sizeof(*rows));
+	for (int fi = first; fi < argc && rows; fi++) {
+		size_t len;
+		char *text = read_text(argv[fi], &len);
+		const char *source = argv[fi]; /* a .spec names its source instead */
+		for (char *save = NULL, *line = text ? strtok_r(text, "\n", &save) : NULL; line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (strncmp(line, "source: ", 8) == 0)
+				source = line + 8;
+			if (strncmp(line, "// DIFF: ", 9) != 0 || n == cap)
+				continue;
+			char buf[2048], *words[128];
+			snprintf(buf, sizeof(buf), "%s", line + 9);
+			words[0] = "bench";
+			words[1] = (char *)source;
+			int nw = 2 + split_words(buf, words + 2, 126);
+			struct aos_launch_spec spec;
+			if (aos_launch_spec_parse(nw, words, &spec) == 0) {
+				struct row *r = &rows[n++];
+				const char *base = strrchr(source, '/');
+				snprintf(r->name, sizeof(r->name), "%s:%s", base ? base + 1 : source,
+					 spec.kernel);
+				bench_one(&env, &spec, cache_dir, reps, r);
+				fprintf(stderr, "%-48s %s speed %.3f\n", r->name, r->ok ? "ok" : "skipped",
+					r->speed);
+			}
+			aos_launch_spec_free(&spec);
+		}
+		free(text);
+	}
+	report(stdout, rows, n, device, reps);
+	if (out_path) {
+		FILE *f = fopen(out_path, "w");
+		if (f) {
+			fprintf(f, "# accelOS JIT benchmarks\n\n");
+			report(f, rows, n, device, reps);
+			fclose(f);
+		}
+	}
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", cache_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", cache_dir);
+	aos_clenv_close(&env);
+	free(rows);
+	return 0;
+}

@@ -1,0 +1,80 @@
+/*
+ * Virtual NDRange record, shared by the host (scheduler, diff tester) and the
+ * device runtime library (rtlib/, compiled as OpenCL C).
+ *
+ * One record describes one original kernel launch. A rewritten kernel runs on
+ * fewer physical work-groups; each group's master work-item takes the next
+ * virtual groups from `next` with an atomic and the group executes them. The
+ * record lives in a global buffer passed as the kernel's last argument.
+ *
+ * Layout rules: fixed-width fields only, no pointers, 64-bit fields 8-byte
+ * aligned, so host C and device OpenCL C agree byte for byte (checked by the
+ * _Static_asserts below on both sides).
+ *
+ * Host protocol for one launch (see docs/jit.md):
+ *   - fill dims, global_size, local_size, global_offset, num_groups (unused
+ *     dimensions: size 1, offset 0), total_groups = product of num_groups;
+ *   - next = 0, done = 0, budget = total_groups (run everything), chunk = 0
+ *     (use the kernel's compiled adaptive chunk) or a forced chunk;
+ *   - launch with the same local size and any number of physical groups.
+ * Stop/budget hook: the dequeue never hands out a virtual group whose index is
+ * >= budget, and re-reads budget at every dequeue. Lowering budget makes the
+ * running launch end early; a later launch on the same record (next and done
+ * kept) with a higher budget resumes exactly where the first one stopped.
+ * `done` counts virtual groups whose execution has completed.
+ */
+#ifndef ACCELOS_VNDRANGE_H
+#define ACCELOS_VNDRANGE_H
+
+#ifdef __OPENCL_C_VERSION__
+typedef uint aos_u32;
+typedef ulong aos_u64;
+#else
+#include <stddef.h>
+#include <stdint.h>
+typedef uint32_t aos_u32;
+typedef uint64_t aos_u64;
+#endif
+
+#define AOS_VNDRANGE_MAX_DIMS 3
+
+struct aos_vndrange {
+	aos_u32 dims;                 /* work_dim of the original launch, 1..3 */
+	aos_u32 chunk;                /* virtual groups per dequeue; 0 = compiled default */
+	aos_u64 global_size[3];       /* original global size per dimension */
+	aos_u64 local_size[3];        /* original (and physical) local size */
+	aos_u64 global_offset[3];     /* original global offset */
+	aos_u64 num_groups[3];        /* global_size / local_size */
+	aos_u32 total_groups;         /* product of num_groups */
+	aos_u32 next;                 /* atomic: next virtual group to hand out */
+	aos_u32 budget;               /* stop/budget: never hand out index >= budget */
+	aos_u32 done;                 /* atomic: virtual groups completed */
+};
+
+#define AOS_VNDRANGE_SIZE 120u
+
+#ifdef __OPENCL_C_VERSION__
+#define AOS_OFFSETOF(t, f) __builtin_offsetof(t, f)
+#else
+#define AOS_OFFSETOF(t, f) offsetof(t, f)
+#endif
+#ifdef __cplusplus
+#define _Static_assert static_assert
+#endif
+_Static_assert(sizeof(struct aos_vndrange) == AOS_VNDRANGE_SIZE, "record size is ABI");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, global_size) == 8, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, local_size) == 32, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, global_offset) == 56, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, num_groups) == 80, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, total_groups) == 104, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, next) == 108, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, budget) == 112, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, done) == 116, "layout");
+
+/* Private per-work-item scheduling state the rewritten kernel allocates
+ * (rtlib owns its layout; the pass only needs its size in 8-byte words). */
+#define AOS_RT_WG_WORDS 20u
+/* uints per local dequeue slot; the pass allocates two slots per kernel. */
+#define AOS_RT_SLOT_WORDS 8u
+
+#endif

@@ -1,0 +1,425 @@
+/* OpenCL host runner (see clrun.h). */
+#include "clrun.h"
+
+#include "accelos/jit.h"
+#include "accelos/vndrange.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int aos_clenv_open(struct aos_clenv *env)
+{
+	cl_int e;
+	memset(env, 0, sizeof(*env));
+	if (clGetPlatformIDs(1, &env->platform, NULL) != CL_SUCCESS)
+		return -ENODEV;
+	if (clGetDeviceIDs(env->platform, CL_DEVICE_TYPE_ALL, 1, &env->device, NULL) != CL_SUCCESS)
+		return -ENODEV;
+	clGetDeviceInfo(env->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cl_uint),
+			&env->compute_units, NULL);
+	env->context = clCreateContext(NULL, 1, &env->device, NULL, NULL, &e);
+	if (e != CL_SUCCESS)
+		return -ENODEV;
+	cl_queue_properties props[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0 };
+	env->queue = clCreateCommandQueueWithProperties(env->context, env->device, props, &e);
+	return e == CL_SUCCESS ? 0 : -ENODEV;
+}
+
+static char *device_string(cl_device_id d, cl_device_info what)
+{
+	size_t n = 0;
+	if (clGetDeviceInfo(d, what, 0, NULL, &n) != CL_SUCCESS || n == 0)
+		return NULL;
+	char *s = calloc(1, n + 1);
+	if (s && clGetDeviceInfo(d, what, n, s, NULL) != CL_SUCCESS) {
+		free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+#define AOS_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define AOS_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+
+int aos_clenv_jit_target(struct aos_clenv *env, unsigned *nv_sm)
+{
+	char *vendor = device_string(env->device, CL_DEVICE_VENDOR);
+	char *ext = device_string(env->device, CL_DEVICE_EXTENSIONS);
+	char *il = device_string(env->device, CL_DEVICE_IL_VERSION);
+	cl_uint major = 0, minor = 0;
+	clGetDeviceInfo(env->device, AOS_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof(major),
+			&major, NULL);
+	clGetDeviceInfo(env->device, AOS_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof(minor),
+			&minor, NULL);
+	struct aos_jit_device_desc d = { vendor, ext, il, major * 10 + minor };
+	int t = (int)aos_jit_target_for_device(&d);
+	/* LLVM 15's NVPTX back end goes up to sm_80. */
+	*nv_sm = d.nv_sm > 80 ? 80 : d.nv_sm;
+	free(vendor);
+	free(ext);
+	free(il);
+	return t;
+}
+
+void aos_clenv_close(struct aos_clenv *env)
+{
+	if (env->queue)
+		clReleaseCommandQueue(env->queue);
+	if (env->context)
+		clReleaseContext(env->context);
+}
+
+static cl_program finish_build(struct aos_clenv *env, cl_program p, const char *opts, char **log)
+{
+	*log = NULL;
+	if (clBuildProgram(p, 1, &env->device, opts, NULL, NULL) == CL_SUCCESS)
+		return p;
+	size_t n = 0;
+	clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+	*log = calloc(1, n + 1);
+	if (*log)
+		clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, n, *log, NULL);
+	clReleaseProgram(p);
+	return NULL;
+}
+
+cl_program aos_clrun_build_source(struct aos_clenv *env, const char *src, const char *opts,
+				  char **log)
+{
+	cl_int e;
+	cl_program p = clCreateProgramWithSource(env->context, 1, &src, NULL, &e);
+	*log = NULL;
+	return p ? finish_build(env, p, opts, log) : NULL;
+}
+
+cl_program aos_clrun_build_binary(struct aos_clenv *env, const uint8_t *bin, size_t len,
+				  const char *opts, char **log)
+{
+	cl_int e, st;
+	cl_program p = clCreateProgramWithBinary(env->context, 1, &env->device, &len, &bin, &st, &e);
+	*log = NULL;
+	return p ? finish_build(env, p, opts, log) : NULL;
+}
+
+cl_program aos_clrun_build_jit(struct aos_clenv *env, int target, const uint8_t *bin, size_t len,
+			       char **log)
+{
+	cl_int e;
+	*log = NULL;
+	if (target != AOS_JIT_TARGET_SPIRV)
+		return aos_clrun_build_binary(env, bin, len, "", log);
+	cl_program p = clCreateProgramWithIL(env->context, bin, len, &e);
+	return p ? finish_build(env, p, "", log) : NULL;
+}
+
+size_t aos_launch_groups(const struct aos_launch *l)
+{
+	size_t g = 1;
+	for (cl_uint d = 0; d < l->dims; d++)
+		g *= l->global[d] / l->local[d];
+	return g;
+}
+
+void aos_outputs_free(struct aos_outputs *o)
+{
+	for (int i = 0; i < o->n; i++)
+		free(o->data[i]);
+	free(o->data);
+	free(o->bytes);
+	memset(o, 0, sizeof(*o));
+}
+
+static void fill_record(struct aos_vndrange *r, const struct aos_launch *l, unsigned chunk)
+{
+	memset(r, 0, sizeof(*r));
+	r->dims = l->dims;
+	r->chunk = chunk;
+	r->total_groups = 1;
+	for (int d = 0; d < 3; d++) {
+		int used = (cl_uint)d < l->dims;
+		r->global_size[d] = used ? l->global[d] : 1;
+		r->local_size[d] = used ? l->local[d] : 1;
+		r->global_offset[d] = used ? l->offset[d] : 0;
+		r->num_groups[d] = r->global_size[d] / r->local_size[d];
+		r->total_groups *= (aos_u32)r->num_groups[d];
+	}
+	r->budget = r->total_groups;
+}
+
+struct launch_state {
+	cl_mem *mems;
+	cl_sampler *samplers;
+	int n;
+	cl_mem record;
+};
+
+static void release_state(struct launch_state *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		if (s->mems[i])
+			clReleaseMemObject(s->mems[i]);
+		if (s->samplers[i])
+			clReleaseSampler(s->samplers[i]);
+	}
+	if (s->record)
+		clReleaseMemObject(s->record);
+	free(s->mems);
+	free(s->samplers);
+}
+
+static cl_int set_arg(struct aos_clenv *env, cl_kernel k, cl_uint i, const struct aos_argspec *a,
+		      uint64_t seed, struct launch_state *s)
+{
+	cl_int e = CL_SUCCESS;
+	void *host = NULL;
+	if (a->kind == AOS_ARG_BUFFER || a->kind == AOS_ARG_IMAGE_IN) {
+		host = malloc(a->bytes);
+		if (!host)
+			return CL_OUT_OF_HOST_MEMORY;
+		aos_argspec_fill(a, i, seed, host);
+	}
+	switch (a->kind) {
+	case AOS_ARG_BUFFER:
+		s->mems[i] = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+					    a->bytes, host, &e);
+		break;
+	case AOS_ARG_IMAGE_IN:
+	case AOS_ARG_IMAGE_OUT: {
+		cl_image_format fmt = { CL_RGBA, CL_FLOAT };
+		cl_image_desc desc = { .image_type = CL_MEM_OBJECT_IMAGE2D,
+				       .image_width = a->width,
+				       .image_height = a->height };
+		cl_mem_flags fl = a->kind == AOS_ARG_IMAGE_IN ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR
+							      : CL_MEM_WRITE_ONLY;
+		s->mems[i] = clCreateImage(env->context, fl, &fmt, &desc, host, &e);
+		break;
+	}
+	case AOS_ARG_SAMPLER: {
+		cl_sampler_properties props[] = { CL_SAMPLER_NORMALIZED_COORDS, a->normalized,
+						  CL_SAMPLER_ADDRESSING_MODE, a->addressing,
+						  CL_SAMPLER_FILTER_MODE, a->filter, 0 };
+		s->samplers[i] = clCreateSamplerWithProperties(env->context, props, &e);
+		break;
+	}
+	default:
+		break;
+	}
+	free(host);
+	if (e != CL_SUCCESS)
+		return e;
+	switch (a->kind) {
+	case AOS_ARG_BUFFER:
+	case AOS_ARG_IMAGE_IN:
+	case AOS_ARG_IMAGE_OUT:
+		return clSetKernelArg(k, i, sizeof(cl_mem), &s->mems[i]);
+	case AOS_ARG_SAMPLER:
+		return clSetKernelArg(k, i, sizeof(cl_sampler), &s->samplers[i]);
+	case AOS_ARG_LOCAL:
+		return clSetKernelArg(k, i, a->bytes, NULL);
+	case AOS_ARG_VALUE:
+		return clSetKernelArg(k, i, a->bytes, a->value);
+	}
+	return CL_INVALID_VALUE;
+}
+
+static double event_ms(cl_event ev)
+{
+	cl_ulong t0 = 0, t1 = 0;
+	clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(t0), &t0, NULL);
+	clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(t1), &t1, NULL);
+	return (double)(t1 - t0) / 1e6;
+}
+
+static cl_int enqueue(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
+		      const struct aos_sched_cfg *sched, double *ms)
+{
+	size_t global[3];
+	cl_event ev;
+	memcpy(global, l->global, sizeof(global));
+	if (sched)
+		global[0] = sched->phys_groups * l->local[0];
+	cl_int e = clEnqueueNDRangeKernel(env->queue, k, l->dims, sched ? NULL : l->offset, global,
+					  l->local, 0, NULL, &ev);
+	if (e != CL_SUCCESS)
+		return e;
+	e = clWaitForEvents(1, &ev);
+	*ms += event_ms(ev);
+	clReleaseEvent(ev);
+	return e;
+}
+
+/* Runs the rewritten kernel, optionally in two launches split by budget, and
+ * checks the record says every virtual group ran exactly once. */
+static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
+			const struct aos_sched_cfg *sched, struct launch_state *s, cl_uint rec_arg,
+			double *ms, char *err, size_t errlen)
+{
+	struct aos_vndrange rec;
+	cl_int e;
+	fill_record(&rec, l, sched->chunk);
+	if (sched->split)
+		rec.budget = rec.total_groups / 2;
+	s->record = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+				   sizeof(rec), &rec, &e);
+	if (e != CL_SUCCESS)
+		return e;
+	if ((e = clSetKernelArg(k, rec_arg, sizeof(cl_mem), &s->record)) != CL_SUCCESS)
+		return e;
+	if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS)
+		return e;
+	if (sched->split) {
+		struct aos_vndrange mid;
+		clEnqueueReadBuffer(env->queue, s->record, CL_TRUE, 0, sizeof(mid), &mid, 0, NULL, NULL);
+		if (mid.next != rec.budget || mid.done != rec.budget) {
+			snprintf(err, errlen, "stopped launch ran %u/%u groups (budget %u)", mid.done,
+				 mid.next, rec.budget);
+			return CL_INVALID_OPERATION;
+		}
+		aos_u32 budget = rec.total_groups;
+		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, budget),
+				     sizeof(budget), &budget, 0, NULL, NULL);
+		if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS)
+			return e;
+	}
+	e = clEnqueueReadBuffer(env->queue, s->record, CL_TRUE, 0, sizeof(rec), &rec, 0, NULL, NULL);
+	if (e == CL_SUCCESS && (rec.done != rec.total_groups || rec.next != rec.total_groups)) {
+		snprintf(err, errlen, "record after launch: done %u next %u of %u groups", rec.done,
+			 rec.next, rec.total_groups);
+		return CL_INVALID_OPERATION;
+	}
+	return e;
+}
+
+static cl_int read_outputs(struct aos_clenv *env, const struct aos_argspec *args, int nargs,
+			   struct launch_state *s, struct aos_outputs *out)
+{
+	out->n = nargs;
+	out->data = calloc((size_t)nargs, sizeof(*out->data));
+	out->bytes = calloc((size_t)nargs, sizeof(*out->bytes));
+	if (!out->data || !out->bytes)
+		return CL_OUT_OF_HOST_MEMORY;
+	for (int i = 0; i < nargs; i++) {
+		const struct aos_argspec *a = &args[i];
+		cl_int e = CL_SUCCESS;
+		if (a->kind != AOS_ARG_BUFFER && a->kind != AOS_ARG_IMAGE_OUT)
+			continue;
+		out->data[i] = malloc(a->bytes);
+		out->bytes[i] = a->bytes;
+		if (!out->data[i])
+			return CL_OUT_OF_HOST_MEMORY;
+		if (a->kind == AOS_ARG_BUFFER) {
+			e = clEnqueueReadBuffer(env->queue, s->mems[i], CL_TRUE, 0, a->bytes,
+						out->data[i], 0, NULL, NULL);
+		} else {
+			size_t origin[3] = { 0 }, region[3] = { a->width, a->height, 1 };
+			e = clEnqueueReadImage(env->queue, s->mems[i], CL_TRUE, origin, region, 0, 0,
+					       out->data[i], 0, NULL, NULL);
+		}
+		if (e != CL_SUCCESS)
+			return e;
+	}
+	return CL_SUCCESS;
+}
+
+int aos_clrun_launch(struct aos_clenv *env, cl_program prog, const char *kernel,
+		     const struct aos_launch *l, const struct aos_argspec *args, int nargs,
+		     uint64_t seed, const struct aos_sched_cfg *sched, struct aos_outputs *out,
+		     double *ms, char *err, size_t errlen)
+{
+	struct launch_state s = { 0 };
+	cl_int e;
+	memset(out, 0, sizeof(*out));
+	*ms = 0;
+	err[0] = '\0';
+	cl_kernel k = clCreateKernel(prog, kernel, &e);
+	if (!k) {
+		snprintf(err, errlen, "clCreateKernel(%s) failed: %d", kernel, e);
+		return e;
+	}
+	s.n = nargs;
+	s.mems = calloc((size_t)nargs + 1, sizeof(*s.mems));
+	s.samplers = calloc((size_t)nargs + 1, sizeof(*s.samplers));
+	e = s.mems && s.samplers ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+	for (int i = 0; e == CL_SUCCESS && i < nargs; i++) {
+		e = set_arg(env, k, (cl_uint)i, &args[i], seed, &s);
+		if (e != CL_SUCCESS)
+			snprintf(err, errlen, "setting argument %d failed: %d", i, e);
+	}
+	if (e == CL_SUCCESS) {
+		e = sched ? run_sched(env, k, l, sched, &s, (cl_uint)nargs, ms, err, errlen)
+			  : enqueue(env, k, l, NULL, ms);
+		if (e != CL_SUCCESS && !err[0])
+			snprintf(err, errlen, "launch failed: %d", e);
+	}
+	if (e == CL_SUCCESS)
+		e = read_outputs(env, args, nargs, &s, out);
+	release_state(&s);
+	clReleaseKernel(k);
+	if (e != CL_SUCCESS)
+		aos_outputs_free(out);
+	return e;
+}
+
+static double now_wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
+		   const struct aos_launch *l, const struct aos_argspec *args, int nargs,
+		   uint64_t seed, const struct aos_sched_cfg *sched, int iters, double *wall_ms,
+		   double *kernel_ms)
+{
+	struct launch_state s = { 0 };
+	cl_event *evs = calloc((size_t)(iters > 0 ? iters : 1), sizeof(*evs));
+	struct aos_vndrange rec;
+	cl_int e;
+	cl_kernel k = clCreateKernel(prog, kernel, &e);
+	if (!k)
+		return e;
+	s.n = nargs;
+	s.mems = calloc((size_t)nargs + 1, sizeof(*s.mems));
+	s.samplers = calloc((size_t)nargs + 1, sizeof(*s.samplers));
+	e = s.mems && s.samplers && evs ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+	for (int i = 0; e == CL_SUCCESS && i < nargs; i++)
+		e = set_arg(env, k, (cl_uint)i, &args[i], seed, &s);
+	size_t global[3];
+	memcpy(global, l->global, sizeof(global));
+	if (e == CL_SUCCESS && sched) {
+		fill_record(&rec, l, sched->chunk);
+		global[0] = sched->phys_groups * l->local[0];
+		s.record = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof(rec), NULL, &e);
+		if (e == CL_SUCCESS)
+			e = clSetKernelArg(k, (cl_uint)nargs, sizeof(cl_mem), &s.record);
+	}
+	if (e == CL_SUCCESS)
+		e = clFinish(env->queue);
+	double t0 = now_wall_ms();
+	for (int i = 0; e == CL_SUCCESS && i < iters; i++) {
+		if (sched)
+			e = clEnqueueWriteBuffer(env->queue, s.record, CL_FALSE, 0, sizeof(rec), &rec, 0,
+						 NULL, NULL);
+		if (e == CL_SUCCESS)
+			e = clEnqueueNDRangeKernel(env->queue, k, l->dims, sched ? NULL : l->offset,
+						   global, l->local, 0, NULL, &evs[i]);
+	}
+	if (e == CL_SUCCESS)
+		e = clFinish(env->queue);
+	*wall_ms = (now_wall_ms() - t0) / (iters > 0 ? iters : 1);
+	*kernel_ms = 0;
+	for (int i = 0; evs && i < iters; i++) {
+		if (!evs[i])
+			continue;
+		*kernel_ms += event_ms(evs[i]) / iters;
+		clReleaseEvent(evs[i]);
+	}
+	free(evs);
+	release_state(&s);
+	clReleaseKernel(k);
+	return e;
+}

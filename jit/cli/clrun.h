@@ -1,0 +1,83 @@
+/*
+ * OpenCL host runner shared by `accelos-jit diff` and the JIT benchmarks:
+ * one device, native or rewritten launches of one kernel with seeded
+ * arguments, results read back for byte comparison.
+ */
+#ifndef AOS_CLRUN_H
+#define AOS_CLRUN_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#include <CL/cl.h>
+
+#include "argspec.h"
+
+struct aos_clenv {
+	cl_platform_id platform;
+	cl_device_id device;
+	cl_context context;
+	cl_command_queue queue; /* in-order, profiling enabled */
+	cl_uint compute_units;
+};
+
+struct aos_launch {
+	cl_uint dims;
+	size_t global[3], local[3], offset[3];
+};
+
+/* One launch's outputs: a copy of every buffer / written image, in arg order
+ * (NULL for arguments that are not compared). */
+struct aos_outputs {
+	int n;
+	uint8_t **data;
+	size_t *bytes;
+};
+
+/* Physical configuration of a rewritten launch. */
+struct aos_sched_cfg {
+	size_t phys_groups;  /* physical work-groups along dimension 0 */
+	unsigned chunk;      /* 0 = compiled default */
+	int split;           /* 1: stop at half the budget, resume with a second launch */
+};
+
+int aos_clenv_open(struct aos_clenv *env);
+
+/* JIT target for the device, from the target table (jit/target.c) and what
+ * the device reports; *nv_sm is the NVIDIA compute capability * 10 or 0. */
+int aos_clenv_jit_target(struct aos_clenv *env, unsigned *nv_sm);
+void aos_clenv_close(struct aos_clenv *env);
+
+/* Builds a program from source (native) or from a binary (rewritten). *log is
+ * malloc'd on failure. */
+cl_program aos_clrun_build_source(struct aos_clenv *env, const char *src, const char *opts,
+				  char **log);
+cl_program aos_clrun_build_binary(struct aos_clenv *env, const uint8_t *bin, size_t len,
+				  const char *opts, char **log);
+/* The JIT's output for `target` (1 = spir64, 2 = PTX: binary; 3 = SPIR-V: IL). */
+cl_program aos_clrun_build_jit(struct aos_clenv *env, int target, const uint8_t *bin, size_t len,
+			       char **log);
+
+/* Runs once; `sched` NULL = native launch. Fills args from `seed`. On
+ * success, outputs are set and *ms is the kernel time (all launches). Returns
+ * 0, or a negative errno / OpenCL error with a message in err. */
+int aos_clrun_launch(struct aos_clenv *env, cl_program prog, const char *kernel,
+		     const struct aos_launch *l, const struct aos_argspec *args, int nargs,
+		     uint64_t seed, const struct aos_sched_cfg *sched, struct aos_outputs *out,
+		     double *ms, char *err, size_t errlen);
+void aos_outputs_free(struct aos_outputs *o);
+
+/* Benchmark timing: sets the arguments once, then runs `iters` launches back
+ * to back and waits. *wall_ms is the wall time per launch; *kernel_ms the
+ * mean device time of the kernel commands alone (event profiling). Rewritten
+ * launches (sched != NULL) reset the record before each launch, as a
+ * scheduler must; that write counts in wall time only. */
+int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
+		   const struct aos_launch *l, const struct aos_argspec *args, int nargs,
+		   uint64_t seed, const struct aos_sched_cfg *sched, int iters, double *wall_ms,
+		   double *kernel_ms);
+
+/* Number of work-groups of the original launch. */
+size_t aos_launch_groups(const struct aos_launch *l);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * accelos-jit diff: differential tester. Runs the original kernel natively
+ * and the rewritten kernel under several physical group counts and chunk
+ * sizes (plus a stop-and-resume split), all from the same seeded inputs, and
+ * compares every output buffer byte for byte.
+ */
+#include "cli.h"
+#include "clrun.h"
+#include "launch_spec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Returns 0 when identical; prints the first difference otherwise. */
+static int compare(const struct aos_launch_spec *o, const struct aos_outputs *ref,
+		   const struct aos_outputs *got, const char *what)
+{
+	for (int i = 0; i < ref->n; i++) {
+		if (!ref->data[i])
+			continue;
+		const struct aos_argspec *a = &o->args[i];
+		for (size_t b = 0; b < ref->bytes[i]; b++) {
+			if (ref->data[i][b] == got->data[i][b])
+				continue;
+			size_t esz = (size_t)a->elem_size * a->lanes;
+			size_t el = b / esz;
+			printf("mismatch [%s]: arg %d element %zu (byte %zu): native", what, i, el, b);
+			for (size_t k = 0; k < esz; k++)
+				printf(" %02x", ref->data[i][el * esz + k]);
+			printf(" rewritten");
+			for (size_t k = 0; k < esz; k++)
+				printf(" %02x", got->data[i][el * esz + k]);
+			printf("\n");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static size_t pick_odd(size_t total, size_t cus)
+{
+	for (size_t c = 3; c < total; c += 2)
+		if (c != cus)
+			return c;
+	return 1;
+}
+
+static int run_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_program prog,
+		       const struct aos_outputs *ref, int rewritten)
+{
+	size_t total = aos_launch_groups(&o->launch);
+	size_t cands[] = { 1, 2, env->compute_units, pick_odd(total, env->compute_units), total };
+	unsigned chunks[] = { 0, 1, 3, 8 };
+	char err[512], what[128];
+	int runs = 0;
+	if (!rewritten) {
+		struct aos_outputs got;
+		double ms;
+		if (aos_clrun_launch(env, prog, o->kernel, &o->launch, o->args, o->nargs, o->seed,
+				     NULL, &got, &ms, err, sizeof(err))) {
+			printf("error: %s\n", err);
+			return 2;
+		}
+		int bad = compare(o, ref, &got, "unrewritten");
+		aos_outputs_free(&got);
+		return bad;
+	}
+	for (size_t c = 0; c < sizeof(cands) / sizeof(cands[0]); c++) {
+		size_t p = cands[c] > total ? total : (cands[c] ? cands[c] : 1);
+		int seen = 0;
+		for (size_t d = 0; d < c; d++)
+			seen |= (cands[d] > total ? total : cands[d]) == p;
+		if (seen)
+			continue;
+		for (size_t ch = 0; ch <= sizeof(chunks) / sizeof(chunks[0]); ch++) {
+			int split = ch == sizeof(chunks) / sizeof(chunks[0]);
+			if (split && (p != 2 || total < 2))
+				continue;
+			struct aos_sched_cfg cfg = { p, split ? 0 : chunks[ch], split };
+			struct aos_outputs got;
+			double ms;
+			snprintf(what, sizeof(what), "groups=%zu chunk=%u%s", p, cfg.chunk,
+				 split ? " stop+resume" : "");
+			if (aos_clrun_launch(env, prog, o->kernel, &o->launch, o->args, o->nargs,
+					     o->seed, &cfg, &got, &ms, err, sizeof(err))) {
+				printf("error [%s]: %s\n", what, err);
+				return 2;
+			}
+			int bad = compare(o, ref, &got, what);
+			aos_outputs_free(&got);
+			if (bad)
+				return 1;
+			if (o->verbose)
+				fprintf(stderr, "  %s: identical\n", what);
+			runs++;
+		}
+	}
+	if (o->verbose)
+		fprintf(stderr, "%d rewritten configurations over %zu virtual groups\n", runs, total);
+	return 0;
+}
+
+static int diff_main(struct aos_launch_spec *o, struct aos_clenv *env)
+{
+	size_t len;
+	char *src = aos_cli_read_text(o->file, &len), *log = NULL, err[512];
+	const char *opts = o->build_options ? o->build_options : "";
+	struct aos_jit_result *res = NULL;
+	struct aos_outputs ref = { 0 };
+	cl_program native = NULL, rewritten = NULL;
+	double ms;
+	int rc = 2;
+	if (!src) {
+		fprintf(stderr, "accelos-jit: cannot read %s\n", o->file);
+		return 2;
+	}
+	native = aos_clrun_build_source(env, src, opts, &log);
+	if (!native) {
+		printf("error: native build failed:\n%s\n", log ? log : "");
+		goto out;
+	}
+	unsigned nv_sm = 0;
+	struct aos_jit_options jo = { .target = aos_clenv_jit_target(env, &nv_sm),
+				      .build_options = opts, .nv_sm = nv_sm };
+	if (jo.target == AOS_JIT_TARGET_NONE) {
+		printf("error: the device matches no JIT target (see jit/target.c)\n");
+		goto out;
+	}
+	if (o->against) {
+		free(src);
+		src = aos_cli_read_text(o->against, &len);
+		if (!src) {
+			printf("error: cannot read %s\n", o->against);
+			goto out;
+		}
+	}
+	int jrc = aos_jit_compile(src, len, &jo, &res);
+	if (jrc) {
+		printf("error: accelOS JIT failed (%s):\n%s\n", strerror(-jrc),
+		       res && res->build_log ? res->build_log : "");
+		goto out;
+	}
+	const struct aos_jit_kernel *k = aos_jit_result_kernel(res, o->kernel);
+	if (!k) {
+		printf("error: kernel %s not found in the JIT result\n", o->kernel);
+		goto out;
+	}
+	free(log);
+	rewritten = aos_clrun_build_jit(env, (int)jo.target, res->binary, res->binary_size, &log);
+	if (!rewritten) {
+		printf("error: building the rewritten module failed:\n%s\n", log ? log : "");
+		goto out;
+	}
+	if (aos_clrun_launch(env, native, o->kernel, &o->launch, o->args, o->nargs, o->seed, NULL,
+			     &ref, &ms, err, sizeof(err))) {
+		printf("error [native]: %s\n", err);
+		goto out;
+	}
+	if (!k->rewritten)
+		printf("note: %s not rewritten: %s\n", k->name, k->reason);
+	rc = run_configs(o, env, rewritten, &ref, k->rewritten);
+	if (rc == 0)
+		printf("identical\n");
+out:
+	aos_outputs_free(&ref);
+	if (native)
+		clReleaseProgram(native);
+	if (rewritten)
+		clReleaseProgram(rewritten);
+	aos_jit_result_destroy(res);
+	free(log);
+	free(src);
+	return rc;
+}
+
+int aos_cli_diff(int argc, char **argv)
+{
+	struct aos_launch_spec o;
+	struct aos_clenv env;
+	if (aos_launch_spec_parse(argc, argv, &o)) {
+		aos_launch_spec_free(&o);
+		return 2;
+	}
+	if (aos_clenv_open(&env)) {
+		fprintf(stderr, "accelos-jit diff: no OpenCL device\n");
+		aos_launch_spec_free(&o);
+		return 2;
+	}
+	int rc = diff_main(&o, &env);
+	aos_clenv_close(&env);
+	aos_launch_spec_free(&o);
+	return rc;
+}

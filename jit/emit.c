@@ -1,0 +1,122 @@
+/*
+ * Emission per target: SPIR bitcode (in process), PTX (libclc linked, NVPTX
+ * back end in process), SPIR-V (llvm-spirv-15 in the worker, since the
+ * translator is a separate tool).
+ */
+#include "jit_internal.h"
+
+#include "aos_passes.h"
+
+#include <errno.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int copy_buffer(LLVMMemoryBufferRef mb, uint8_t **bin, size_t *len)
+{
+	size_t n = LLVMGetBufferSize(mb);
+	*bin = malloc(n + 1);
+	if (!*bin)
+		return -ENOMEM;
+	memcpy(*bin, LLVMGetBufferStart(mb), n);
+	(*bin)[n] = 0;
+	*len = n;
+	return 0;
+}
+
+static int emit_bitcode(LLVMModuleRef m, uint8_t **bin, size_t *len)
+{
+	LLVMMemoryBufferRef mb = LLVMWriteBitcodeToMemoryBuffer(m);
+	if (!mb)
+		return -EIO;
+	int rc = copy_buffer(mb, bin, len);
+	LLVMDisposeMemoryBuffer(mb);
+	return rc;
+}
+
+static pthread_once_t nvptx_once = PTHREAD_ONCE_INIT;
+
+static void nvptx_init(void)
+{
+	LLVMInitializeNVPTXTargetInfo();
+	LLVMInitializeNVPTXTarget();
+	LLVMInitializeNVPTXTargetMC();
+	LLVMInitializeNVPTXAsmPrinter();
+}
+
+static int emit_ptx(LLVMModuleRef m, unsigned nv_sm, uint8_t **bin, size_t *len, char **log)
+{
+	char *err = NULL, cpu[16];
+	LLVMTargetRef target;
+	int rc = aos_passes_link_library(m, aos_libclc_path(AOS_JIT_TARGET_NVPTX64), &err);
+	if (rc) {
+		*log = err ? err : strdup("error: cannot link libclc\n");
+		return rc;
+	}
+	pthread_once(&nvptx_once, nvptx_init);
+	if (LLVMGetTargetFromTriple(LLVMGetTarget(m), &target, &err)) {
+		*log = err;
+		return -ENOTSUP;
+	}
+	snprintf(cpu, sizeof(cpu), "sm_%u", nv_sm ? nv_sm : 80);
+	LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, LLVMGetTarget(m), cpu, "",
+							  LLVMCodeGenLevelDefault, LLVMRelocDefault,
+							  LLVMCodeModelDefault);
+	LLVMMemoryBufferRef mb;
+	rc = LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &err, &mb) ? -EIO : 0;
+	LLVMDisposeTargetMachine(tm);
+	if (rc) {
+		*log = err;
+		return rc;
+	}
+	rc = copy_buffer(mb, bin, len);
+	LLVMDisposeMemoryBuffer(mb);
+	return rc;
+}
+
+static int emit_spirv(LLVMModuleRef m, const struct aos_worker_limits *lim, uint8_t **bin,
+		      size_t *len, char **log)
+{
+	char dir[256], in[300], out[300];
+	uint8_t *bc;
+	size_t bclen;
+	int rc = aos_scratch_make(dir, sizeof(dir));
+	if (rc)
+		return rc;
+	snprintf(in, sizeof(in), "%s/module.bc", dir);
+	snprintf(out, sizeof(out), "%s/module.spv", dir);
+	aos_passes_strip_freeze(m);
+	rc = emit_bitcode(m, &bc, &bclen);
+	if (!rc) {
+		rc = aos_file_write(in, bc, bclen);
+		free(bc);
+	}
+	if (!rc) {
+		char *argv[] = { (char *)aos_tool_llvm_spirv(), in, "-o", out, NULL };
+		rc = aos_worker_run(argv, lim, log);
+	}
+	if (!rc)
+		rc = aos_file_read(out, bin, len);
+	aos_scratch_remove(dir);
+	return rc;
+}
+
+int aos_emit(LLVMModuleRef module, enum aos_jit_target t, unsigned nv_sm,
+	     const struct aos_worker_limits *lim, uint8_t **bin, size_t *len, char **log)
+{
+	*log = NULL;
+	switch (t) {
+	case AOS_JIT_TARGET_SPIR64:
+		return emit_bitcode(module, bin, len);
+	case AOS_JIT_TARGET_NVPTX64:
+		return emit_ptx(module, nv_sm, bin, len, log);
+	case AOS_JIT_TARGET_SPIRV:
+		return emit_spirv(module, lim, bin, len, log);
+	default:
+		return -ENOTSUP;
+	}
+}

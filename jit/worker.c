@@ -1,0 +1,155 @@
+/*
+ * fork+exec with rlimits set in the child, one pipe for stdout+stderr, and a
+ * poll() loop enforcing the wall timeout. Only async-signal-safe calls run
+ * between fork and exec, so this is safe in a threaded daemon.
+ */
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define AOS_WORKER_LOG_CAP (1u << 20)
+
+struct logbuf {
+	char *data;
+	size_t len, cap;
+};
+
+static void log_append(struct logbuf *lb, const char *s, size_t n)
+{
+	if (lb->len + n + 1 > AOS_WORKER_LOG_CAP)
+		n = AOS_WORKER_LOG_CAP - lb->len - 1;
+	if (lb->len + n + 1 > lb->cap) {
+		size_t cap = lb->cap ? lb->cap : 4096;
+		while (cap < lb->len + n + 1)
+			cap *= 2;
+		char *p = realloc(lb->data, cap);
+		if (!p)
+			return;
+		lb->data = p;
+		lb->cap = cap;
+	}
+	memcpy(lb->data + lb->len, s, n);
+	lb->len += n;
+	lb->data[lb->len] = '\0';
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static void child_exec(char *const argv[], const struct aos_worker_limits *lim, int out_fd)
+{
+	struct rlimit cpu = { lim->cpu_seconds, lim->cpu_seconds + 1 };
+	struct rlimit as = { lim->address_space, lim->address_space };
+	struct rlimit core = { 0, 0 };
+	dup2(out_fd, STDOUT_FILENO);
+	dup2(out_fd, STDERR_FILENO);
+	int devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0)
+		dup2(devnull, STDIN_FILENO);
+	if (lim->cpu_seconds)
+		setrlimit(RLIMIT_CPU, &cpu);
+	if (lim->address_space)
+		setrlimit(RLIMIT_AS, &as);
+	setrlimit(RLIMIT_CORE, &core);
+	execv(argv[0], argv);
+	_exit(127);
+}
+
+int aos_worker_run(char *const argv[], const struct aos_worker_limits *lim, char **log)
+{
+	struct logbuf lb = { 0 };
+	int fds[2];
+	*log = NULL;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	if (pid == 0)
+		child_exec(argv, lim, fds[1]);
+	close(fds[1]);
+
+	long deadline = now_ms() + (lim->wall_ms ? lim->wall_ms : 60000);
+	int timed_out = 0;
+	for (;;) {
+		long left = deadline - now_ms();
+		if (left <= 0) {
+			timed_out = 1;
+			kill(pid, SIGKILL);
+			break;
+		}
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		int pr = poll(&pfd, 1, (int)left);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0)
+			continue;
+		char buf[4096];
+		ssize_t n = read(fds[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break; /* EOF: the tool closed its output (exited) */
+		log_append(&lb, buf, (size_t)n);
+	}
+	close(fds[0]);
+
+	/* The tool may close its output and keep running: the deadline still
+	 * applies while waiting for it to exit. */
+	int status = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, timed_out ? 0 : WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (w == 0 && now_ms() >= deadline) {
+			timed_out = 1;
+			kill(pid, SIGKILL);
+		} else if (w == 0) {
+			struct timespec nap = { 0, 2000000 };
+			nanosleep(&nap, NULL);
+		}
+	}
+	int rc = 0;
+	char msg[256];
+	msg[0] = '\0';
+	if (timed_out) {
+		snprintf(msg, sizeof(msg), "error: compiler worker timed out after %u ms\n",
+			 lim->wall_ms ? lim->wall_ms : 60000);
+		rc = -ETIMEDOUT;
+	} else if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		snprintf(msg, sizeof(msg), "error: compiler worker terminated by signal %d (%s)%s\n",
+			 sig, strsignal(sig),
+			 sig == SIGXCPU ? ": CPU time limit exceeded" : "");
+		rc = -ECANCELED;
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && lb.len == 0) {
+		snprintf(msg, sizeof(msg), "error: cannot execute %s\n", argv[0]);
+		rc = -ENOENT;
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		rc = -ENOEXEC;
+	}
+	if (msg[0])
+		log_append(&lb, msg, strlen(msg));
+	if (!lb.data)
+		log_append(&lb, "", 0);
+	*log = lb.data ? lb.data : strdup("");
+	return rc;
+}

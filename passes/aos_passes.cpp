@@ -1,0 +1,173 @@
+// C entry points of the rewrite: run the passes, link rtlib, inline, clean up.
+#include "aos_passes.h"
+#include "kernel_rewrite.h"
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+using namespace llvm;
+
+static void setError(char **err_msg, const std::string &msg)
+{
+	if (err_msg)
+		*err_msg = strdup(msg.c_str());
+}
+
+static int linkRtlib(Module &M, const char *path, char **err_msg)
+{
+	auto Buf = MemoryBuffer::getFile(path);
+	if (!Buf) {
+		setError(err_msg, std::string("cannot read runtime library ") + path);
+		return -ENOENT;
+	}
+	auto RT = parseBitcodeFile(**Buf, M.getContext());
+	if (!RT) {
+		setError(err_msg, "runtime library is not valid bitcode: " + toString(RT.takeError()));
+		return -EINVAL;
+	}
+	(*RT)->setDataLayout(M.getDataLayout());
+	(*RT)->setTargetTriple(M.getTargetTriple());
+	if (Linker::linkModules(M, std::move(*RT), Linker::LinkOnlyNeeded)) {
+		setError(err_msg, "linking the runtime library failed");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+extern "C" int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, char **err_msg)
+{
+	if (err_msg)
+		*err_msg = nullptr;
+	if (!module || !rtlib_path)
+		return -EINVAL;
+	Module &M = *unwrap(module);
+
+	LoopAnalysisManager LAM;
+	FunctionAnalysisManager FAM;
+	CGSCCAnalysisManager CGAM;
+	ModuleAnalysisManager MAM;
+	PassBuilder PB;
+	PB.registerModuleAnalyses(MAM);
+	PB.registerCGSCCAnalyses(CGAM);
+	PB.registerFunctionAnalyses(FAM);
+	PB.registerLoopAnalyses(LAM);
+	PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+
+	ModulePassManager Rewrite;
+	Rewrite.addPass(aos::KernelRewritePass());
+	Rewrite.run(M, MAM);
+
+	int rc = linkRtlib(M, rtlib_path, err_msg);
+	if (rc)
+		return rc;
+
+	ModulePassManager Finish;
+	Finish.addPass(aos::RtlibInternalizePass());
+	Finish.addPass(AlwaysInlinerPass());
+	FunctionPassManager FPM;
+	FPM.addPass(SROAPass());
+	FPM.addPass(EarlyCSEPass());
+	FPM.addPass(InstCombinePass());
+	FPM.addPass(SimplifyCFGPass());
+	Finish.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+	Finish.addPass(GlobalDCEPass());
+	MAM.clear();
+	Finish.run(M, MAM);
+
+	std::string msg;
+	raw_string_ostream os(msg);
+	if (verifyModule(M, &os)) {
+		setError(err_msg, "rewritten module does not verify: " + os.str());
+		return -EINVAL;
+	}
+	return 0;
+}
+
+extern "C" int aos_passes_link_library(LLVMModuleRef module, const char *path, char **err_msg)
+{
+	if (err_msg)
+		*err_msg = nullptr;
+	Module &M = *unwrap(module);
+	int rc = linkRtlib(M, path, err_msg);
+	if (rc)
+		return rc;
+	for (Function &F : M)
+		if (!F.isDeclaration() && F.getCallingConv() != CallingConv::SPIR_KERNEL &&
+		    !F.getName().startswith("llvm."))
+			F.setLinkage(GlobalValue::InternalLinkage);
+	ModuleAnalysisManager MAM;
+	PassBuilder PB;
+	PB.registerModuleAnalyses(MAM);
+	ModulePassManager MPM;
+	MPM.addPass(GlobalDCEPass());
+	MPM.run(M, MAM);
+	return 0;
+}
+
+extern "C" int aos_passes_strip_freeze(LLVMModuleRef module)
+{
+	int n = 0;
+	for (Function &F : *unwrap(module))
+		for (BasicBlock &BB : F)
+			for (Instruction &I : make_early_inc_range(BB))
+				if (auto *Fr = dyn_cast<FreezeInst>(&I)) {
+					Fr->replaceAllUsesWith(Fr->getOperand(0));
+					Fr->eraseFromParent();
+					n++;
+				}
+	return n;
+}
+
+extern "C" int aos_kernel_results_read(LLVMModuleRef module, struct aos_kernel_result **out)
+{
+	*out = nullptr;
+	NamedMDNode *R = unwrap(module)->getNamedMetadata(AOS_PASSES_RESULT_MD);
+	int n = R ? (int)R->getNumOperands() : 0;
+	if (n == 0)
+		return 0;
+	auto *res = (aos_kernel_result *)calloc(n, sizeof(aos_kernel_result));
+	if (!res)
+		return -ENOMEM;
+	auto intOp = [](MDNode *N, unsigned i) -> unsigned {
+		auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(i));
+		return C ? (unsigned)C->getZExtValue() : 0;
+	};
+	for (int i = 0; i < n; i++) {
+		MDNode *N = R->getOperand(i);
+		res[i].name = strdup(cast<MDString>(N->getOperand(0))->getString().str().c_str());
+		res[i].rewritten = (int)intOp(N, 1);
+		res[i].chunk = intOp(N, 2);
+		res[i].inst_count = intOp(N, 3);
+		StringRef reason = cast<MDString>(N->getOperand(4))->getString();
+		res[i].reason = res[i].rewritten ? nullptr : strdup(reason.str().c_str());
+	}
+	*out = res;
+	return n;
+}
+
+extern "C" void aos_kernel_results_free(struct aos_kernel_result *res, int count)
+{
+	for (int i = 0; res && i < count; i++) {
+		free(res[i].name);
+		free(res[i].reason);
+	}
+	free(res);
+}

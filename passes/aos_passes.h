@@ -1,0 +1,55 @@
+/*
+ * C interface to the accelOS kernel rewrite (LLVM new pass manager).
+ *
+ * aos_passes_rewrite() turns every kernel of `module` into a scheduling kernel
+ * over a virtual NDRange (docs/jit.md), links the runtime library bitcode at
+ * `rtlib_path` into the module and inlines it. Kernels that cannot be
+ * rewritten safely are left unchanged; the reason is recorded.
+ */
+#ifndef AOS_PASSES_H
+#define AOS_PASSES_H
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Name of the named metadata the rewrite records its per-kernel results in:
+ * !{!"name", i32 rewritten, i32 chunk, i32 inst_count, !"reason"}. */
+#define AOS_PASSES_RESULT_MD "accelos.kernels"
+
+/* Bump whenever the rewrite's output changes; part of the JIT cache key. */
+#define AOS_PASSES_REVISION "6"
+
+struct aos_kernel_result {
+	char *name;          /* kernel name (malloc'd) */
+	int rewritten;       /* 1: scheduling kernel, 0: left native */
+	unsigned chunk;      /* adaptive chunk compiled in (rewritten only) */
+	unsigned inst_count; /* IR instructions the chunk was chosen from */
+	char *reason;        /* why not rewritten (malloc'd), NULL if rewritten */
+};
+
+/* Rewrites the kernels, links and inlines rtlib. Returns 0 or negative errno;
+ * on error *err_msg (malloc'd, may be NULL) says why. Module stays owned by
+ * the caller. */
+int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, char **err_msg);
+
+/* Links the bitcode library at `path` (only what the module needs, e.g.
+ * libclc for PTX), makes every non-kernel function internal and drops the
+ * unused ones. Returns 0 or negative errno (*err_msg as above). */
+int aos_passes_link_library(LLVMModuleRef module, const char *path, char **err_msg);
+
+/* Replaces `freeze` instructions by their operand, for llvm-spirv-15 which
+ * cannot translate them. Returns the number removed. */
+int aos_passes_strip_freeze(LLVMModuleRef module);
+
+/* Reads the per-kernel results recorded in `module`. *out is malloc'd; free
+ * with aos_kernel_results_free(). Returns the count or negative errno. */
+int aos_kernel_results_read(LLVMModuleRef module, struct aos_kernel_result **out);
+void aos_kernel_results_free(struct aos_kernel_result *res, int count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,24 @@
+// New-pass-manager passes of the accelOS rewrite (used by aos_passes.cpp and
+// the opt plugin). See kernel_rewrite.cpp for the design.
+#ifndef AOS_KERNEL_REWRITE_H
+#define AOS_KERNEL_REWRITE_H
+
+#include <llvm/IR/PassManager.h>
+
+namespace aos {
+
+// Rewrites every kernel into a scheduling kernel over a virtual NDRange.
+struct KernelRewritePass : llvm::PassInfoMixin<KernelRewritePass> {
+	llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+// Makes the linked runtime library internal and always-inline.
+struct RtlibInternalizePass : llvm::PassInfoMixin<RtlibInternalizePass> {
+	llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+bool rewriteKernels(llvm::Module &M);
+
+} // namespace aos
+
+#endif

@@ -1,0 +1,27 @@
+// opt-15 plugin: `opt -load-pass-plugin=libaos_opt_plugin.so -passes=aos-rewrite`
+// so the rewrite can be tested on .ll files with FileCheck.
+#include "kernel_rewrite.h"
+
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/PassPlugin.h>
+
+using namespace llvm;
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
+{
+	return {LLVM_PLUGIN_API_VERSION, "accelos", "0.1", [](PassBuilder &PB) {
+			PB.registerPipelineParsingCallback(
+				[](StringRef Name, ModulePassManager &MPM,
+				   ArrayRef<PassBuilder::PipelineElement>) {
+					if (Name == "aos-rewrite") {
+						MPM.addPass(aos::KernelRewritePass());
+						return true;
+					}
+					if (Name == "aos-rtlib-internalize") {
+						MPM.addPass(aos::RtlibInternalizePass());
+						return true;
+					}
+					return false;
+				});
+		}};
+}

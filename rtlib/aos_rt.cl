@@ -1,0 +1,167 @@
+/*
+ * accelOS device runtime: virtual-group dequeue and the grid built-ins of a
+ * rewritten kernel. Compiled to bitcode per target at build time and linked,
+ * then inlined, into every rewritten module (passes/aos_link.cpp).
+ *
+ * Entry points use untyped pointers (global void *, private void *) so the
+ * pass can declare them without knowing the struct types.
+ *
+ * One barrier per dequeue: the master writes the grabbed range into slot
+ * (phase & 1) of a two-slot local array. Slot k is rewritten two dequeues
+ * later, after a barrier every work-item passed only once its read was done.
+ *
+ * The master also splits the first virtual group's linear index into x/y/z
+ * group coordinates (the only divisions), and stores them in the slot; the
+ * work-items then step through the chunk by incrementing the coordinates.
+ * Divisions per work-item per group would dominate small kernels.
+ */
+#include "accelos/vndrange.h"
+
+typedef struct {
+	ulong group[3];       /* current virtual group id */
+	ulong num_groups[3];
+	ulong global_size[3];
+	ulong offset[3];
+	ulong local_size[3];
+	uint dims;
+	uint phase;           /* dequeue counter, selects the local slot */
+	uint base;            /* first virtual group of the current chunk */
+	uint prev;            /* groups in the previous chunk (for done) */
+} aos_wg;
+
+_Static_assert(sizeof(aos_wg) <= AOS_RT_WG_WORDS * 8, "AOS_RT_WG_WORDS too small");
+
+/* Local slot layout, AOS_RT_SLOT_WORDS uints per slot, two slots. */
+enum { AOS_SLOT_BASE, AOS_SLOT_COUNT, AOS_SLOT_GX, AOS_SLOT_GY, AOS_SLOT_GZ };
+_Static_assert(AOS_SLOT_GZ < AOS_RT_SLOT_WORDS, "slot too small");
+
+static bool aos_is_master(void)
+{
+	return get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0;
+}
+
+void aos_rt_init(global void *rtv, void *wgv)
+{
+	global struct aos_vndrange *rt = rtv;
+	aos_wg *wg = wgv;
+	for (int d = 0; d < 3; d++) {
+		wg->group[d] = 0;
+		wg->num_groups[d] = rt->num_groups[d];
+		wg->global_size[d] = rt->global_size[d];
+		wg->offset[d] = rt->global_offset[d];
+		wg->local_size[d] = rt->local_size[d];
+	}
+	wg->dims = rt->dims;
+	wg->phase = 0;
+	wg->base = 0;
+	wg->prev = 0;
+}
+
+/* Master only: grab up to `chunk` groups below min(total, budget). A CAS loop
+ * (not a fetch-add) so a stopped launch never skips groups past the budget. */
+static uint aos_grab(global struct aos_vndrange *rt, uint chunk, uint *count)
+{
+	volatile global uint *budgetp = &rt->budget;
+	volatile global uint *nextp = &rt->next;
+	uint limit = min(rt->total_groups, *budgetp);
+	uint old = *nextp;
+	for (;;) {
+		if (old >= limit) {
+			*count = 0;
+			return old;
+		}
+		uint want = old + min(chunk, limit - old);
+		uint seen = atomic_cmpxchg(&rt->next, old, want);
+		if (seen == old) {
+			*count = want - old;
+			return old;
+		}
+		old = seen;
+	}
+}
+
+uint aos_rt_dequeue(global void *rtv, local void *sdv, void *wgv, uint dflt_chunk)
+{
+	global struct aos_vndrange *rt = rtv;
+	local uint *sd = sdv;
+	aos_wg *wg = wgv;
+	uint slot = (wg->phase & 1u) * AOS_RT_SLOT_WORDS;
+	wg->phase++;
+	if (aos_is_master()) {
+		uint chunk = rt->chunk ? rt->chunk : dflt_chunk;
+		uint count;
+		uint base = aos_grab(rt, chunk ? chunk : 1u, &count);
+		ulong nx = wg->num_groups[0], ny = wg->num_groups[1];
+		sd[slot + AOS_SLOT_BASE] = base;
+		sd[slot + AOS_SLOT_COUNT] = count;
+		sd[slot + AOS_SLOT_GX] = (uint)(base % nx);
+		sd[slot + AOS_SLOT_GY] = (uint)((base / nx) % ny);
+		sd[slot + AOS_SLOT_GZ] = (uint)(base / (nx * ny));
+	}
+	barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+	/* Every work-item finished the previous chunk before this barrier. */
+	if (aos_is_master() && wg->prev)
+		atomic_add(&rt->done, wg->prev);
+	wg->base = sd[slot + AOS_SLOT_BASE];
+	wg->prev = sd[slot + AOS_SLOT_COUNT];
+	wg->group[0] = sd[slot + AOS_SLOT_GX];
+	wg->group[1] = sd[slot + AOS_SLOT_GY];
+	wg->group[2] = sd[slot + AOS_SLOT_GZ];
+	return wg->prev;
+}
+
+/* Called with index 0, 1, ... for the groups of the current chunk. */
+void aos_rt_enter(void *wgv, uint index)
+{
+	aos_wg *wg = wgv;
+	if (index == 0)
+		return;
+	if (++wg->group[0] < wg->num_groups[0])
+		return;
+	wg->group[0] = 0;
+	if (++wg->group[1] < wg->num_groups[1])
+		return;
+	wg->group[1] = 0;
+	wg->group[2]++;
+}
+
+ulong aos_rt_group_id(void *wgv, uint d)
+{
+	aos_wg *wg = wgv;
+	return d < 3 ? wg->group[d] : 0;
+}
+
+ulong aos_rt_num_groups(void *wgv, uint d)
+{
+	aos_wg *wg = wgv;
+	return d < 3 ? wg->num_groups[d] : 1;
+}
+
+ulong aos_rt_global_size(void *wgv, uint d)
+{
+	aos_wg *wg = wgv;
+	return d < 3 ? wg->global_size[d] : 1;
+}
+
+ulong aos_rt_global_offset(void *wgv, uint d)
+{
+	aos_wg *wg = wgv;
+	return d < 3 ? wg->offset[d] : 0;
+}
+
+ulong aos_rt_global_id(void *wgv, uint d)
+{
+	aos_wg *wg = wgv;
+	if (d >= 3)
+		return 0;
+	return wg->group[d] * wg->local_size[d] + get_local_id(d) + wg->offset[d];
+}
+
+ulong aos_rt_global_linear_id(void *wgv)
+{
+	aos_wg *wg = wgv;
+	ulong x = aos_rt_global_id(wgv, 0) - wg->offset[0];
+	ulong y = aos_rt_global_id(wgv, 1) - wg->offset[1];
+	ulong z = aos_rt_global_id(wgv, 2) - wg->offset[2];
+	return (z * wg->global_size[1] + y) * wg->global_size[0] + x;
+}

@@ -1,0 +1,239 @@
+/* aos_jit_compile end to end: targets, diagnostics, limits, cache. */
+#include "accelos/jit.h"
+#include "jit_internal.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *good =
+	"int helper(void) { return (int)get_group_id(0); }\n"
+	"kernel void k(global int *o, int n) { o[get_global_id(0)] = helper() + n; }\n";
+
+static char cache_dir[256];
+
+static void setup(void)
+{
+	ck_assert_int_eq(aos_scratch_make(cache_dir, sizeof(cache_dir)), 0);
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache_dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static int compile(const char *src, size_t len, enum aos_jit_target t, const char *opts,
+		   struct aos_jit_result **res)
+{
+	struct aos_jit_options o = { .target = t, .build_options = opts, .no_cache = 1 };
+	return aos_jit_compile(src, len, &o, res);
+}
+
+START_TEST(spir64_bitcode_and_kernel_info)
+{
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(good, strlen(good), AOS_JIT_TARGET_SPIR64, NULL, &r), 0);
+	ck_assert_uint_ge(r->binary_size, 4);
+	ck_assert_int_eq(r->binary[0], 'B');
+	ck_assert_int_eq(r->binary[1], 'C');
+	const struct aos_jit_kernel *k = aos_jit_result_kernel(r, "k");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(k->rewritten, 1);
+	ck_assert_uint_eq(k->runtime_args, 1);
+	ck_assert_uint_ge(k->chunk, 1);
+	ck_assert_uint_le(k->chunk, 8);
+	ck_assert_ptr_null(aos_jit_result_kernel(r, "helper"));
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+START_TEST(syntax_error_gives_native_looking_log)
+{
+	const char *bad = "kernel void k(global int *o) {\n  o[0] = nope;\n}\n";
+	struct aos_jit_result *r;
+	int rc = compile(bad, strlen(bad), AOS_JIT_TARGET_SPIR64, NULL, &r);
+	ck_assert_int_eq(rc, -ENOEXEC);
+	ck_assert_str_eq(aos_jit_cl_error_name(rc), "CL_BUILD_PROGRAM_FAILURE");
+	ck_assert_ptr_nonnull(strstr(r->build_log, "program.cl:2:10: error: use of undeclared identifier 'nope'"));
+	ck_assert_ptr_null(strstr(r->build_log, "accelos-jit-"));
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+START_TEST(build_options_reach_clang)
+{
+	const char *src = "kernel void k(global int *o) { o[0] = VALUE; }\n";
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_SPIR64, "-D VALUE=3", &r), 0);
+	aos_jit_result_destroy(r);
+	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_SPIR64, "-Werror", &r), -ENOEXEC);
+	aos_jit_result_destroy(r);
+	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_SPIR64, "-Xclang -load", &r), -EINVAL);
+	ck_assert_str_eq(aos_jit_cl_error_name(-EINVAL), "CL_INVALID_BUILD_OPTIONS");
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+START_TEST(device_enqueue_left_native_with_reason)
+{
+	const char *src = "kernel void p(global int *o) {\n"
+			  "  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT,\n"
+			  "    ndrange_1D(4), ^{ o[get_global_id(0)] = 1; });\n}\n"
+			  "kernel void q(global int *o) { o[get_global_id(0)] = 2; }\n";
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_SPIR64, "-cl-std=CL2.0", &r), 0);
+	const struct aos_jit_kernel *p = aos_jit_result_kernel(r, "p");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(p->rewritten, 0);
+	ck_assert_uint_eq(p->runtime_args, 0);
+	ck_assert_str_eq(p->reason, "device-side enqueue");
+	ck_assert_int_eq(aos_jit_result_kernel(r, "q")->rewritten, 1);
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+START_TEST(ptx_for_nvidia)
+{
+	const char *src = "kernel void k(global float *o) {\n"
+			  "  local float t[32];\n"
+			  "  t[get_local_id(0)] = sin((float)get_global_id(0));\n"
+			  "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+			  "  o[get_global_id(0)] = t[31 - get_local_id(0)];\n}\n";
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_NVPTX64, NULL, &r), 0);
+	const char *ptx = (const char *)r->binary;
+	ck_assert_ptr_nonnull(strstr(ptx, ".entry k("));
+	ck_assert_ptr_nonnull(strstr(ptx, ".target sm_80"));
+	ck_assert_ptr_nonnull(strstr(ptx, "atom.global.cas"));
+	ck_assert_ptr_nonnull(strstr(ptx, "bar.sync"));
+#ifdef AOS_TEST_PTXAS
+	char path[512], cmd[1200];
+	snprintf(path, sizeof(path), "%s/k.ptx", cache_dir);
+	ck_assert_int_eq(aos_file_write(path, r->binary, r->binary_size), 0);
+	snprintf(cmd, sizeof(cmd), "%s -arch=sm_80 -o %s/k.cubin %s", AOS_TEST_PTXAS, cache_dir, path);
+	ck_assert_int_eq(system(cmd), 0);
+#endif
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+START_TEST(spirv_through_translator)
+{
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(good, strlen(good), AOS_JIT_TARGET_SPIRV, NULL, &r), 0);
+	ck_assert_uint_ge(r->binary_size, 20);
+	uint32_t magic;
+	memcpy(&magic, r->binary, 4);
+	ck_assert_uint_eq(magic, 0x07230203u);
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+START_TEST(cache_hit_returns_same_module)
+{
+	struct aos_jit_options o = { .target = AOS_JIT_TARGET_SPIR64, .cache_dir = cache_dir };
+	struct aos_jit_result *a, *b;
+	ck_assert_int_eq(aos_jit_compile(good, strlen(good), &o, &a), 0);
+	ck_assert_int_eq(a->from_cache, 0);
+	ck_assert_int_eq(aos_jit_compile(good, strlen(good), &o, &b), 0);
+	ck_assert_int_eq(b->from_cache, 1);
+	ck_assert_uint_eq(a->binary_size, b->binary_size);
+	ck_assert_mem_eq(a->binary, b->binary, a->binary_size);
+	ck_assert_uint_eq(b->num_kernels, a->num_kernels);
+	ck_assert_uint_eq(b->kernels[0].chunk, a->kernels[0].chunk);
+	aos_jit_result_destroy(a);
+	aos_jit_result_destroy(b);
+	/* different options: a miss */
+	o.build_options = "-DOTHER";
+	ck_assert_int_eq(aos_jit_compile(good, strlen(good), &o, &b), 0);
+	ck_assert_int_eq(b->from_cache, 0);
+	aos_jit_result_destroy(b);
+}
+END_TEST
+
+START_TEST(worker_timeout_is_a_build_failure)
+{
+	struct aos_jit_options o = { .target = AOS_JIT_TARGET_SPIR64, .no_cache = 1, .wall_ms = 1 };
+	struct aos_jit_result *r;
+	int rc = aos_jit_compile(good, strlen(good), &o, &r);
+	ck_assert_int_eq(rc, -ETIMEDOUT);
+	ck_assert_str_eq(aos_jit_cl_error_name(rc), "CL_BUILD_PROGRAM_FAILURE");
+	ck_assert_ptr_nonnull(strstr(r->build_log, "timed out"));
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+START_TEST(memory_limit_contains_the_worker)
+{
+	struct aos_jit_options o = { .target = AOS_JIT_TARGET_SPIR64, .no_cache = 1,
+				     .address_space = 32u << 20 };
+	struct aos_jit_result *r;
+	int rc = aos_jit_compile(good, strlen(good), &o, &r);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_str_eq(aos_jit_cl_error_name(rc), "CL_BUILD_PROGRAM_FAILURE");
+	ck_assert_ptr_nonnull(r->build_log);
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+START_TEST(deeply_nested_source)
+{
+	size_t depth = 200000, n = 0;
+	char *src = malloc(2 * depth + 200);
+	n += (size_t)sprintf(src, "kernel void k(global int *o) { o[0] = ");
+	for (size_t i = 0; i < depth; i++)
+		src[n++] = '(';
+	src[n++] = '1';
+	for (size_t i = 0; i < depth; i++)
+		src[n++] = ')';
+	n += (size_t)sprintf(src + n, "; }\n");
+	struct aos_jit_result *r;
+	int rc = compile(src, n, AOS_JIT_TARGET_SPIR64, NULL, &r);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_ptr_nonnull(strstr(r->build_log, "error"));
+	aos_jit_result_destroy(r);
+	free(src);
+}
+END_TEST
+
+START_TEST(oversized_source)
+{
+	size_t n = (16u << 20) + 1;
+	char *src = malloc(n);
+	memset(src, ' ', n);
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(src, n, AOS_JIT_TARGET_SPIR64, NULL, &r), -E2BIG);
+	ck_assert_ptr_nonnull(strstr(r->build_log, "exceeds"));
+	aos_jit_result_destroy(r);
+	free(src);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("jit_compile");
+	TCase *tc = tcase_create("compile");
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, spir64_bitcode_and_kernel_info);
+	tcase_add_test(tc, syntax_error_gives_native_looking_log);
+	tcase_add_test(tc, build_options_reach_clang);
+	tcase_add_test(tc, device_enqueue_left_native_with_reason);
+	tcase_add_test(tc, ptx_for_nvidia);
+	tcase_add_test(tc, spirv_through_translator);
+	tcase_add_test(tc, cache_hit_returns_same_module);
+	tcase_add_test(tc, worker_timeout_is_a_build_failure);
+	tcase_add_test(tc, memory_limit_contains_the_worker);
+	tcase_add_test(tc, deeply_nested_source);
+	tcase_add_test(tc, oversized_source);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
