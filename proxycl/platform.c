@@ -52,7 +52,7 @@ static cl_int platform_init(void)
 
 cl_platform_id aos_platform(void) { return platform; }
 
-__attribute__((visibility("default"))) cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
+static cl_int list_platforms(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
 {
     if ((num_entries == 0 && platforms) || (!platforms && !num_platforms))
         return CL_INVALID_VALUE;
@@ -66,9 +66,18 @@ __attribute__((visibility("default"))) cl_int CL_API_CALL clIcdGetPlatformIDsKHR
     return count ? CL_SUCCESS : CL_PLATFORM_NOT_FOUND_KHR;
 }
 
+/* Exported for the loader; the hidden clGetPlatformIDs shares the body without calling it, since an
+ * exported name could resolve to another library's definition. */
+__attribute__((visibility("default"))) cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
+                                                                                 cl_platform_id *platforms,
+                                                                                 cl_uint *num_platforms)
+{
+    return list_platforms(num_entries, platforms, num_platforms);
+}
+
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
 {
-    return clIcdGetPlatformIDsKHR(num_entries, platforms, num_platforms);
+    return list_platforms(num_entries, platforms, num_platforms);
 }
 
 cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_info param, size_t size, void *value,
