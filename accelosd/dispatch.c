@@ -39,13 +39,23 @@ int aos_dispatch(struct aos_session *s, const void *msg, uint32_t size)
         aos_log(AOS_LOG_WARN, "dispatch", "unknown opcode 0x%x", hdr->opcode);
         return -EPROTO;
     }
+    const char *why = NULL;
     if (len < e->min_len)
+        why = "payload shorter than the fixed part";
+    else if (e->sync != (hdr->slot != AOS_NO_SLOT))
+        why = e->sync ? "synchronous call without a reply slot" : "asynchronous call with a reply slot";
+    else if (e->sync && hdr->slot >= s->region.layout.slot_count)
+        why = "reply slot out of range";
+    if (why) {
+        aos_log(AOS_LOG_WARN, "dispatch", "client %llu: %s (0x%x): %s", (unsigned long long)s->serial,
+                e->name ? e->name : "?", hdr->opcode, why);
         return -EPROTO;
-    if (e->sync != (hdr->slot != AOS_NO_SLOT))
-        return -EPROTO;
-    if (e->sync && hdr->slot >= s->region.layout.slot_count)
-        return -EPROTO;
-    return e->fn(s, hdr->slot, hdr + 1, len);
+    }
+    int rc = e->fn(s, hdr->slot, hdr + 1, len);
+    if (rc < 0)
+        aos_log(AOS_LOG_WARN, "dispatch", "client %llu: %s (0x%x): rejected as malformed",
+                (unsigned long long)s->serial, e->name ? e->name : "?", hdr->opcode);
+    return rc;
 }
 
 void aos_tail_init(struct aos_tail *t, const void *payload, uint32_t len, uint32_t fixed)

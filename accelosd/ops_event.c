@@ -18,6 +18,7 @@ struct event_extra {
     cl_event profiling;      /* retained separately when it differs from the status event */
     bool host_step;          /* status event is a user event completed by the client */
     bool host_step_done;
+    bool host_step_ref;      /* our own reference, so the client may release before reporting */
 };
 
 static void event_dtor(struct aos_handle *h)
@@ -238,6 +239,7 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
     }
     struct event_extra *x = aos_handles_find(&s->handles, e->event_id, AOS_OBJ_EVENT)->extra;
     x->host_step = true;
+    x->host_step_ref = aos_handles_retain(&s->handles, e->event_id, AOS_OBJ_EVENT) == 0;
     *w = (struct host_step_watch){.s = s, .event_id = e->event_id, .token = token};
     aos_session_ref(s);
     NATIVE(e->queue, clFlush)(e->queue);
@@ -248,6 +250,10 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
         free(w);
         x->host_step_done = true;
         NATIVE(user, clSetUserEventStatus)(user, err);
+        if (x->host_step_ref) {
+            x->host_step_ref = false;
+            aos_handles_release(&s->handles, e->event_id, AOS_OBJ_EVENT);
+        }
     }
     return err;
 }
@@ -322,6 +328,10 @@ static int op_complete_host_step(struct aos_session *s, uint32_t slot, const voi
         return 0;
     x->host_step_done = true;
     NATIVE(h->object, clSetUserEventStatus)(h->object, r->status < 0 ? r->status : CL_COMPLETE);
+    if (x->host_step_ref) {
+        x->host_step_ref = false;
+        aos_handles_release(&s->handles, r->event, AOS_OBJ_EVENT);
+    }
     return 0;
 }
 

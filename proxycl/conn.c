@@ -371,7 +371,10 @@ void *aos_staging_alloc(uint32_t want, uint32_t min_len, struct aos_span *span)
                 conn.staging_busy |= 1ull << (start + i);
             pthread_mutex_unlock(&conn.staging_lock);
             span->off = start * chunk;
-            span->len = got * chunk;
+            /* The span covers exactly what was asked for (or what fits); freeing rounds up. */
+            span->len = (uint64_t)got * chunk < want ? got * chunk : want;
+            if (span->len == 0)
+                span->len = chunk;
             return aos_region_data(&conn.region) + span->off;
         }
         struct timespec ts;
@@ -393,7 +396,8 @@ void aos_staging_free(struct aos_span span)
 {
     uint32_t chunk = conn.region.layout.data_chunk;
     pthread_mutex_lock(&conn.staging_lock);
-    for (uint32_t i = span.off / chunk; i < (span.off + span.len) / chunk && i < 64; i++)
+    uint32_t end = (uint32_t)((span.off + span.len + chunk - 1) / chunk);
+    for (uint32_t i = span.off / chunk; i < end && i < 64; i++)
         conn.staging_busy &= ~(1ull << i);
     pthread_cond_broadcast(&conn.staging_cond);
     pthread_mutex_unlock(&conn.staging_lock);

@@ -36,8 +36,9 @@ cl_int aos_enq_prepare(struct aos_enq *e, cl_command_queue queue, cl_uint num_wa
 
 uint32_t aos_enq_wait_bytes(const struct aos_enq *e) { return e->num_wait * (uint32_t)sizeof(uint64_t); }
 
-void aos_enq_encode(const struct aos_enq *e, struct aos_enqueue_hdr *hdr, void *wait_out, bool blocking)
+void aos_enq_encode(struct aos_enq *e, struct aos_enqueue_hdr *hdr, void *wait_out, bool blocking)
 {
+    e->encoded = true;
     hdr->queue = e->queue->obj.id;
     hdr->event = e->event ? e->event->obj.id : 0;
     hdr->num_wait = e->num_wait;
@@ -53,8 +54,10 @@ void aos_enq_complete(struct aos_enq *e, cl_int err, cl_event *app_event)
         return;
     if (err == CL_SUCCESS && app_event)
         *app_event = e->event;
-    else
+    else if (e->encoded)
         aos_object_release(e->event, AOS_OBJ_EVENT, CL_INVALID_EVENT);
+    else
+        aos_object_discard(e->event); /* the daemon never heard of it: nothing to mirror */
     e->event = NULL;
 }
 

@@ -15,6 +15,7 @@ struct aos_enq {
     const cl_event *wait;
     cl_event event;        /* client event created for this command, or NULL */
     cl_command_type command_type;
+    bool encoded;          /* the request carrying the event id was built, so the daemon knows it */
 };
 
 /* Validates queue (CL_INVALID_COMMAND_QUEUE), the wait list (CL_INVALID_EVENT_WAIT_LIST: non-NULL
@@ -26,7 +27,7 @@ cl_int aos_enq_prepare(struct aos_enq *e, cl_command_queue queue, cl_uint num_wa
 /* Bytes the wait list takes on the wire. */
 uint32_t aos_enq_wait_bytes(const struct aos_enq *e);
 /* Fills the wire prefix and writes the wait ids at wait_out. */
-void aos_enq_encode(const struct aos_enq *e, struct aos_enqueue_hdr *hdr, void *wait_out, bool blocking);
+void aos_enq_encode(struct aos_enq *e, struct aos_enqueue_hdr *hdr, void *wait_out, bool blocking);
 /* After the request went out: on success hands the event to the application when it asked for
  * one (app_event non-NULL), else drops it; on failure drops it. */
 void aos_enq_complete(struct aos_enq *e, cl_int err, cl_event *app_event);

@@ -199,3 +199,10 @@ cl_int aos_object_release(void *handle, uint32_t type, cl_int invalid_code)
         maybe_destroy(o);
     return CL_SUCCESS;
 }
+
+void aos_object_discard(void *handle)
+{
+    struct aos_object *o = handle;
+    atomic_store(&o->refs, 0);
+    maybe_destroy(o);
+}

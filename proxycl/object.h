@@ -67,4 +67,7 @@ void aos_object_unhold(void *handle);
 /* Fresh wire id for an object the daemon will create. */
 uint64_t aos_new_id(void);
 
+/* Drops an object the daemon was never told about: no RELEASE is mirrored. */
+void aos_object_discard(void *handle);
+
 #endif

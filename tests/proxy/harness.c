@@ -30,6 +30,9 @@ void aos_test_daemon_start(const char *const *extra_args)
     }
     const char *argv[16] = {bin, "--socket", socket_path};
     int n = 3;
+    /* ACCELOS_TEST_DAEMON_VERBOSE=1 shows the daemon's log when a test needs debugging. */
+    if (getenv("ACCELOS_TEST_DAEMON_VERBOSE"))
+        argv[n++] = "-vv";
     for (int i = 0; extra_args && extra_args[i] && n < 15; i++)
         argv[n++] = extra_args[i];
     argv[n] = NULL;
@@ -122,4 +125,12 @@ int aos_test_run_suite(Suite *suite)
     srunner_free(runner);
     aos_test_daemon_stop();
     return failed ? 1 : 0;
+}
+
+void *aos_test_forged_handle(void)
+{
+    static void *forged[16];
+    cl_platform_id platform = aos_test_platform();
+    memcpy(&forged[0], (void *)platform, sizeof(void *));
+    return forged;
 }

@@ -30,6 +30,11 @@ void aos_test_context(cl_context *ctx, cl_command_queue *queue);
 /* Builds source for the first device; fails the test with the build log on error. */
 cl_program aos_test_build(cl_context ctx, const char *source, const char *options);
 
+/* A forged handle: memory that starts with the proxy's real dispatch table, as a hostile or buggy
+ * application could build, but that ProxyCL never handed out. The ICD loader forwards calls on it
+ * to the proxy, which must reject it. (All-zero garbage would crash inside the loader itself.) */
+void *aos_test_forged_handle(void);
+
 /* Runs a Check suite with the daemon started around it; returns the process exit code. */
 int aos_test_run_suite(Suite *suite);
 

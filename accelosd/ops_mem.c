@@ -1,0 +1,379 @@
+/*
+ * Buffers, sub-buffers and buffer transfers on the daemon side.
+ *
+ * Design note. Every id, span and length in a request is checked here before a real call sees it:
+ * ids through the session's handle table (with the type), spans with aos_session_span, and data
+ * lengths against the region the command touches. The real runtime then checks offsets against
+ * the real buffer. Transfers are always enqueued non-blocking into the staging span; a blocking
+ * request is answered when the real event completes, a non-blocking one with a host step token
+ * completes through the client's host step. The daemon never frees staging: the client does.
+ */
+#include "ops_mem.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accelos/log.h"
+#include "accelos/wire_mem.h"
+#include "ops.h"
+
+static void mem_dtor(struct aos_handle *h)
+{
+    struct aos_mem_extra *x = h->extra;
+    if (x) {
+        x->s->bytes_allocated -= x->bytes;
+        free(x);
+    }
+    if (h->object)
+        NATIVE(h->object, clReleaseMemObject)((cl_mem)h->object);
+}
+
+void aos_ops_mem_init(void)
+{
+    aos_handles_set_dtor(AOS_OBJ_MEM, mem_dtor);
+}
+
+int aos_mem_register(struct aos_session *s, uint32_t slot, uint64_t id, cl_mem mem, uint64_t bytes, size_t elem)
+{
+    struct aos_mem_extra *x = malloc(sizeof(*x));
+    if (!x) {
+        NATIVE(mem, clReleaseMemObject)(mem);
+        aos_reply_status(s, slot, CL_OUT_OF_HOST_MEMORY);
+        return 0;
+    }
+    *x = (struct aos_mem_extra){.s = s, .bytes = bytes, .elem = elem};
+    int rc = aos_handles_add(&s->handles, id, AOS_OBJ_MEM, mem, x);
+    if (rc < 0) {
+        free(x);
+        NATIVE(mem, clReleaseMemObject)(mem);
+        if (rc == -ENOMEM) {
+            aos_reply_status(s, slot, CL_OUT_OF_HOST_MEMORY);
+            return 0;
+        }
+        return -EPROTO;
+    }
+    s->bytes_allocated += bytes;
+    aos_reply_status(s, slot, CL_SUCCESS);
+    return 0;
+}
+
+struct aos_mem_extra *aos_mem_extra(struct aos_session *s, uint64_t id)
+{
+    struct aos_handle *h = aos_handles_find(&s->handles, id, AOS_OBJ_MEM);
+    return h ? h->extra : NULL;
+}
+
+void aos_mem_enqueue_finish(struct aos_session *s, struct aos_enqueue *e, cl_int err, cl_event ev, uint64_t token)
+{
+    if (!token) {
+        aos_enqueue_done(s, e, err, ev);
+        return;
+    }
+    if (err != CL_SUCCESS && e->context) {
+        /* Carry the failure through an event so the client's host step still runs, with err. */
+        cl_int rc;
+        ev = NATIVE(e->context, clCreateUserEvent)(e->context, &rc);
+        if (ev)
+            NATIVE(ev, clSetUserEventStatus)(ev, err);
+    }
+    if (ev) {
+        aos_host_step_begin(s, e, ev, token);
+        return;
+    }
+    struct aos_note_host_step note = {.event = e->event_id, .token = token, .status = err};
+    aos_enqueue_done(s, e, err, NULL);
+    aos_note_send(s, AOS_NOTE_HOST_STEP, &note, sizeof(note));
+}
+
+/* ---- Creation --------------------------------------------------------------------------------- */
+
+static int op_create_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    const struct aos_req_create_buffer *r = payload;
+    struct aos_tail t;
+    aos_tail_init(&t, payload, len, sizeof(*r));
+    if (!aos_tail_take(&t, (uint64_t)r->num_props * sizeof(uint64_t)))
+        return -EPROTO;
+    if (r->flags & CL_MEM_USE_HOST_PTR)
+        return -EPROTO; /* the daemon can never use a client pointer */
+    const void *host = NULL;
+    if (r->flags & CL_MEM_COPY_HOST_PTR) {
+        if (r->init.len != r->size || !(host = aos_session_span(s, r->init)))
+            return -EPROTO;
+    } else if (r->init.len) {
+        return -EPROTO;
+    }
+    cl_context ctx = aos_context_lookup(s, r->context);
+    if (!ctx) {
+        aos_reply_status(s, slot, CL_INVALID_CONTEXT);
+        return 0;
+    }
+    if (r->num_props) {
+        aos_reply_status(s, slot, CL_INVALID_PROPERTY);
+        return 0;
+    }
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = NATIVE(ctx, clCreateBuffer)(ctx, r->flags, (size_t)r->size, (void *)host, &err);
+    if (!mem) {
+        aos_reply_status(s, slot, err ? err : CL_OUT_OF_RESOURCES);
+        return 0;
+    }
+    return aos_mem_register(s, slot, r->id, mem, r->size, 0);
+}
+
+static int op_create_sub_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    (void)len;
+    const struct aos_req_create_sub_buffer *r = payload;
+    cl_mem parent = aos_handles_object(&s->handles, r->parent, AOS_OBJ_MEM);
+    if (!parent) {
+        aos_reply_status(s, slot, CL_INVALID_MEM_OBJECT);
+        return 0;
+    }
+    cl_buffer_region region = {.origin = (size_t)r->origin, .size = (size_t)r->size};
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = NATIVE(parent, clCreateSubBuffer)(parent, r->flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    if (!mem) {
+        aos_reply_status(s, slot, err ? err : CL_OUT_OF_RESOURCES);
+        return 0;
+    }
+    return aos_mem_register(s, slot, r->id, mem, 0, 0); /* shares the parent's memory */
+}
+
+/* ---- Transfers -------------------------------------------------------------------------------- */
+
+/* Parses the common part; returns -EPROTO, 0 with *err set. */
+static int parse_transfer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, uint32_t fixed,
+                          struct aos_enqueue *e, cl_int *err)
+{
+    struct aos_tail t;
+    aos_tail_init(&t, payload, len, fixed);
+    bool proto = false;
+    *err = aos_enqueue_parse(s, payload, &t, slot, e, &proto);
+    return proto ? -EPROTO : 0;
+}
+
+static bool token_ok(const struct aos_enqueue *e, uint64_t token)
+{
+    return !token || (!e->blocking && e->event_id);
+}
+
+static int buffer_rw(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, bool write)
+{
+    const struct aos_req_buffer_rw *r = payload;
+    struct aos_enqueue e;
+    cl_int err;
+    if (parse_transfer(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+        return -EPROTO;
+    void *data = r->data.len ? aos_session_span(s, r->data) : NULL;
+    if (!token_ok(&e, r->token) || (r->data.len && !data)) {
+        free(e.wait);
+        return -EPROTO;
+    }
+    cl_event ev = NULL;
+    if (err == CL_SUCCESS) {
+        cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
+        if (!buf)
+            err = CL_INVALID_MEM_OBJECT;
+        else if (!r->data.len)
+            err = NATIVE(e.queue, clEnqueueMarkerWithWaitList)(e.queue, e.num_wait, e.wait, &ev);
+        else if (write)
+            err = NATIVE(e.queue, clEnqueueWriteBuffer)(e.queue, buf, CL_FALSE, (size_t)r->offset, r->data.len,
+                                                         data, e.num_wait, e.wait, &ev);
+        else
+            err = NATIVE(e.queue, clEnqueueReadBuffer)(e.queue, buf, CL_FALSE, (size_t)r->offset, r->data.len, data,
+                                                        e.num_wait, e.wait, &ev);
+    }
+    aos_mem_enqueue_finish(s, &e, err, ev, r->token);
+    return 0;
+}
+
+static int op_write_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    return buffer_rw(s, slot, payload, len, true);
+}
+
+static int op_read_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    return buffer_rw(s, slot, payload, len, false);
+}
+
+static int buffer_rect(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, bool write)
+{
+    const struct aos_req_buffer_rect *r = payload;
+    struct aos_enqueue e;
+    cl_int err;
+    if (parse_transfer(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+        return -EPROTO;
+    size_t region[3], origin[3], host_origin[3] = {0, 0, 0};
+    uint64_t bytes = 1;
+    bool bad = false;
+    for (int i = 0; i < 3; i++) {
+        region[i] = (size_t)r->region[i];
+        origin[i] = (size_t)r->origin[i];
+        if (r->region[i] == 0 || r->region[i] > UINT32_MAX)
+            bad = true;
+        else
+            bytes *= r->region[i];
+    }
+    void *data = aos_session_span(s, r->data);
+    if (bad || bytes != r->data.len || !data || !token_ok(&e, r->token)) {
+        free(e.wait);
+        return -EPROTO;
+    }
+    cl_event ev = NULL;
+    if (err == CL_SUCCESS) {
+        cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
+        size_t hrow = region[0], hslice = region[0] * region[1];
+        if (!buf)
+            err = CL_INVALID_MEM_OBJECT;
+        else if (write)
+            err = NATIVE(e.queue, clEnqueueWriteBufferRect)(e.queue, buf, CL_FALSE, origin, host_origin, region,
+                                                             (size_t)r->row_pitch, (size_t)r->slice_pitch, hrow,
+                                                             hslice, data, e.num_wait, e.wait, &ev);
+        else
+            err = NATIVE(e.queue, clEnqueueReadBufferRect)(e.queue, buf, CL_FALSE, origin, host_origin, region,
+                                                            (size_t)r->row_pitch, (size_t)r->slice_pitch, hrow,
+                                                            hslice, data, e.num_wait, e.wait, &ev);
+    }
+    aos_mem_enqueue_finish(s, &e, err, ev, r->token);
+    return 0;
+}
+
+static int op_write_buffer_rect(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    return buffer_rect(s, slot, payload, len, true);
+}
+
+static int op_read_buffer_rect(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    return buffer_rect(s, slot, payload, len, false);
+}
+
+static int op_copy_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    const struct aos_req_copy_buffer *r = payload;
+    struct aos_enqueue e;
+    cl_int err;
+    if (parse_transfer(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+        return -EPROTO;
+    cl_event ev = NULL;
+    if (err == CL_SUCCESS) {
+        cl_mem src = aos_handles_object(&s->handles, r->src, AOS_OBJ_MEM);
+        cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
+        if (!src || !dst)
+            err = CL_INVALID_MEM_OBJECT;
+        else
+            err = NATIVE(e.queue, clEnqueueCopyBuffer)(e.queue, src, dst, (size_t)r->src_offset,
+                                                        (size_t)r->dst_offset, (size_t)r->size, e.num_wait, e.wait,
+                                                        &ev);
+    }
+    aos_enqueue_done(s, &e, err, ev);
+    return 0;
+}
+
+static int op_copy_buffer_rect(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    const struct aos_req_copy_buffer_rect *r = payload;
+    struct aos_enqueue e;
+    cl_int err;
+    if (parse_transfer(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+        return -EPROTO;
+    cl_event ev = NULL;
+    if (err == CL_SUCCESS) {
+        cl_mem src = aos_handles_object(&s->handles, r->src, AOS_OBJ_MEM);
+        cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
+        size_t so[3], d_o[3], reg[3];
+        for (int i = 0; i < 3; i++)
+            so[i] = (size_t)r->src_origin[i], d_o[i] = (size_t)r->dst_origin[i], reg[i] = (size_t)r->region[i];
+        if (!src || !dst)
+            err = CL_INVALID_MEM_OBJECT;
+        else
+            err = NATIVE(e.queue, clEnqueueCopyBufferRect)(e.queue, src, dst, so, d_o, reg, (size_t)r->src_row_pitch,
+                                                            (size_t)r->src_slice_pitch, (size_t)r->dst_row_pitch,
+                                                            (size_t)r->dst_slice_pitch, e.num_wait, e.wait, &ev);
+    }
+    aos_enqueue_done(s, &e, err, ev);
+    return 0;
+}
+
+static int op_fill_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    const struct aos_req_fill_buffer *r = payload;
+    struct aos_tail t;
+    aos_tail_init(&t, payload, len, sizeof(*r));
+    bool proto = false;
+    struct aos_enqueue e;
+    cl_int err = aos_enqueue_parse(s, payload, &t, slot, &e, &proto);
+    if (proto)
+        return -EPROTO;
+    const void *pattern = r->pattern_size <= AOS_FILL_PATTERN_MAX ? aos_tail_take(&t, r->pattern_size) : NULL;
+    if (!pattern) {
+        free(e.wait);
+        return -EPROTO;
+    }
+    cl_event ev = NULL;
+    if (err == CL_SUCCESS) {
+        cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
+        if (!buf)
+            err = CL_INVALID_MEM_OBJECT;
+        else
+            err = NATIVE(e.queue, clEnqueueFillBuffer)(e.queue, buf, pattern, r->pattern_size, (size_t)r->offset,
+                                                        (size_t)r->size, e.num_wait, e.wait, &ev);
+    }
+    aos_enqueue_done(s, &e, err, ev);
+    return 0;
+}
+
+static int op_migrate_mem(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    const struct aos_req_migrate_mem *r = payload;
+    struct aos_tail t;
+    aos_tail_init(&t, payload, len, sizeof(*r));
+    bool proto = false;
+    struct aos_enqueue e;
+    cl_int err = aos_enqueue_parse(s, payload, &t, slot, &e, &proto);
+    if (proto)
+        return -EPROTO;
+    const uint64_t *ids = r->num_mems && r->num_mems <= 4096 ? aos_tail_take(&t, (uint64_t)r->num_mems * 8u) : NULL;
+    if (!ids) {
+        free(e.wait);
+        return -EPROTO;
+    }
+    cl_event ev = NULL;
+    cl_mem *mems = NULL;
+    if (err == CL_SUCCESS && !(mems = malloc(r->num_mems * sizeof(*mems))))
+        err = CL_OUT_OF_HOST_MEMORY;
+    for (uint32_t i = 0; err == CL_SUCCESS && i < r->num_mems; i++)
+        if (!(mems[i] = aos_handles_object(&s->handles, ids[i], AOS_OBJ_MEM)))
+            err = CL_INVALID_MEM_OBJECT;
+    if (err == CL_SUCCESS)
+        err = NATIVE(e.queue, clEnqueueMigrateMemObjects)(e.queue, r->num_mems, mems, r->flags, e.num_wait, e.wait,
+                                                           &ev);
+    free(mems);
+    aos_enqueue_done(s, &e, err, ev);
+    return 0;
+}
+
+const struct aos_op_entry aos_ops_mem[] = {
+    {AOS_OP_CREATE_BUFFER, sizeof(struct aos_req_create_buffer), true, op_create_buffer, "create_buffer"},
+    {AOS_OP_CREATE_SUB_BUFFER, sizeof(struct aos_req_create_sub_buffer), true, op_create_sub_buffer,
+     "create_sub_buffer"},
+    {AOS_OP_WRITE_BUFFER, sizeof(struct aos_req_buffer_rw), false, op_write_buffer, "write_buffer"},
+    {AOS_OP_WRITE_BUFFER_BLOCKING, sizeof(struct aos_req_buffer_rw), true, op_write_buffer, "write_buffer_blocking"},
+    {AOS_OP_READ_BUFFER, sizeof(struct aos_req_buffer_rw), false, op_read_buffer, "read_buffer"},
+    {AOS_OP_READ_BUFFER_BLOCKING, sizeof(struct aos_req_buffer_rw), true, op_read_buffer, "read_buffer_blocking"},
+    {AOS_OP_WRITE_BUFFER_RECT, sizeof(struct aos_req_buffer_rect), false, op_write_buffer_rect, "write_buffer_rect"},
+    {AOS_OP_WRITE_BUFFER_RECT_BLOCKING, sizeof(struct aos_req_buffer_rect), true, op_write_buffer_rect,
+     "write_buffer_rect_blocking"},
+    {AOS_OP_READ_BUFFER_RECT, sizeof(struct aos_req_buffer_rect), false, op_read_buffer_rect, "read_buffer_rect"},
+    {AOS_OP_READ_BUFFER_RECT_BLOCKING, sizeof(struct aos_req_buffer_rect), true, op_read_buffer_rect,
+     "read_buffer_rect_blocking"},
+    {AOS_OP_COPY_BUFFER, sizeof(struct aos_req_copy_buffer), false, op_copy_buffer, "copy_buffer"},
+    {AOS_OP_COPY_BUFFER_RECT, sizeof(struct aos_req_copy_buffer_rect), false, op_copy_buffer_rect,
+     "copy_buffer_rect"},
+    {AOS_OP_FILL_BUFFER, sizeof(struct aos_req_fill_buffer), false, op_fill_buffer, "fill_buffer"},
+    {AOS_OP_MIGRATE_MEM, sizeof(struct aos_req_migrate_mem), false, op_migrate_mem, "migrate_mem"},
+    {0, 0, false, NULL, NULL},
+};
