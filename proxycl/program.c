@@ -130,7 +130,8 @@ static cl_int call_with_bulk(uint32_t opcode, void *fixed, uint32_t fixed_len, s
             return CL_OUT_OF_RESOURCES;
         uint8_t *at = staged;
         for (uint32_t i = 0; i < npieces; i++) {
-            memcpy(at, pieces[i].p, pieces[i].len);
+            if (pieces[i].len)
+                memcpy(at, pieces[i].p, pieces[i].len);
             at += pieces[i].len;
         }
         memcpy((uint8_t *)fixed + span_off, &span, sizeof(span));
@@ -144,11 +145,13 @@ static cl_int call_with_bulk(uint32_t opcode, void *fixed, uint32_t fixed_len, s
         return r.error;
     }
     memcpy(q, fixed, fixed_len);
-    memcpy(q + fixed_len, mid, mid_len);
+    if (mid_len)
+        memcpy(q + fixed_len, mid, mid_len);
     if (inline_bulk) {
         uint8_t *at = q + fixed_len + mid_len;
         for (uint32_t i = 0; i < npieces; i++) {
-            memcpy(at, pieces[i].p, pieces[i].len);
+            if (pieces[i].len)
+                memcpy(at, pieces[i].p, pieces[i].len);
             at += pieces[i].len;
         }
     }

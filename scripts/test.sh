@@ -10,6 +10,7 @@ if [[ "${1:-}" == "--sanitize" ]]; then
   build=build-asan
   extra=(-DACCELOS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
 fi
+bash scripts/ensure-deps.sh
 cmake -S . -B "$build" "${extra[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)"
 # PoCL compiles kernels with its own LLVM; give slow machines time and keep its cache private.

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
 
@@ -170,6 +171,11 @@ int main(int argc, char **argv)
 			o.cmp_b = argv[++i];
 		} else if (strcmp(a, "--plot-dir") == 0 && i + 1 < argc) {
 			o.plot_dir = argv[++i];
+			/* Create the directory (one level) so a fresh run needs no mkdir. */
+			if (mkdir(o.plot_dir, 0755) < 0 && errno != EEXIST) {
+				fprintf(stderr, "accelos-report: %s: %s\n", o.plot_dir, strerror(errno));
+				return EXIT_BAD_INPUT;
+			}
 		} else if (strcmp(a, "--timeline") == 0 && i + 1 < argc) {
 			o.timeline = strtol(argv[++i], NULL, 10);
 			o.have_timeline = 1;

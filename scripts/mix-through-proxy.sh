@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs a workload mix through ProxyCL against a private accelosd and prints the fairness report.
+#   scripts/mix-through-proxy.sh BUILD_DIR OUT_DIR TENANTS [accelos-mix options...]
+# Each tenant is a separate process that reaches the daemon through the real ICD loader.
+set -euo pipefail
+build=$(cd "$1" && pwd)
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+tenants=$3
+shift 3
+rundir=$(mktemp -d "${TMPDIR:-/tmp}/accelos-mix-XXXXXX")
+socket="$rundir/accelosd.sock"
+daemon_pid=""
+cleanup() {
+  if [[ -n $daemon_pid ]] && kill -0 "$daemon_pid" 2>/dev/null; then
+    kill -TERM "$daemon_pid"
+    wait "$daemon_pid" 2>/dev/null || true
+  fi
+  rm -rf "$rundir"
+}
+trap cleanup EXIT
+
+export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$build/pocl-cache}"
+"$build/accelosd/accelosd" --socket "$socket" -v 2>"$out/accelosd.log" &
+daemon_pid=$!
+for _ in $(seq 1 500); do
+  [[ -S $socket ]] && break
+  kill -0 "$daemon_pid" 2>/dev/null || { cat "$out/accelosd.log" >&2; echo "accelosd failed to start" >&2; exit 1; }
+  sleep 0.02
+done
+[[ -S $socket ]] || { echo "accelosd did not open $socket" >&2; exit 1; }
+
+# Applications find accelOS only through the loader's vendor file: nothing else is changed.
+export OCL_ICD_VENDORS="$build/vendors"
+export ACCELOS_SOCKET="$socket"
+rm -f "$out/mix.jsonl"
+"$build/bench/accelos-mix" --tenants "$tenants" --platform accelOS --label accelos \
+  --out "$out/mix.jsonl" --iso-cache "$out/isolated.json" --quiet "$@"
+echo "--- daemon ---"
+"$build/accelosd/accelosd" --socket "$socket" --status
+echo "client connections served: $(grep -c 'connected (pid' "$out/accelosd.log" || true) (log: $out/accelosd.log)"
+echo "--- fairness report (records: $out/mix.jsonl) ---"
+"$build/bench/accelos-report" --plot-dir "$out/plots" "$out/mix.jsonl"
