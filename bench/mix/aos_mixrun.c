@@ -90,8 +90,10 @@ static int dbl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median turnaround of spec running alone, single execution, same
- * configuration. 0 when it cannot run at all. */
+/* Median turnaround of spec running alone, same configuration and mode:
+ * one execution in single mode; in loop mode the mean time per execution
+ * over a loop of the same length, so shared and isolated times are both
+ * steady-state. 0 when it cannot run at all. */
 static double measure_isolated(const struct aos_mixopts *o, const char *spec)
 {
 	struct aos_mixopts iso = *o;
@@ -99,13 +101,12 @@ static double measure_isolated(const struct aos_mixopts *o, const char *spec)
 	struct aos_tenant_slot slot;
 	double t[64];
 	int n = 0;
-	iso.loop = 0;
 	iso.crash_tenant = -1;
 	snprintf(m.specs[0], sizeof(m.specs[0]), "%s", spec);
 	for (int i = 0; i < o->iso_reps && i < 64; i++) {
 		uint64_t go;
 		if (run_once(&iso, &m, &slot, &go) == 0 && slot.state == AOS_SLOT_DONE && go)
-			t[n++] = (double)(slot.end_ns - go);
+			t[n++] = (double)(slot.end_ns - go) / (iso.loop && slot.execs ? (double)slot.execs : 1.0);
 		else if (!o->quiet)
 			fprintf(stderr, "accelos-mix: isolated run of %s failed: %s\n", spec, slot.msg);
 	}
@@ -115,8 +116,19 @@ static double measure_isolated(const struct aos_mixopts *o, const char *spec)
 	return t[n / 2];
 }
 
+/* Isolated times depend on the mode, so loop-mode entries get their own key. */
+static const char *iso_key(const struct aos_mixopts *o, char *buf, size_t len)
+{
+	if (!o->loop)
+		return o->label;
+	snprintf(buf, len, "%s/loop%.3gs", o->label, o->seconds);
+	return buf;
+}
+
 int aos_mixrun_sweep(const struct aos_mixopts *o, const struct aos_mix *mixes, int nmixes)
 {
+	char keybuf[256];
+	const char *key = iso_key(o, keybuf, sizeof(keybuf));
 	struct aos_isocache *cache = aos_isocache_open(o->iso_cache);
 	struct aos_progress prog;
 	const char *size = aos_size_name(o->size);
@@ -127,16 +139,16 @@ int aos_mixrun_sweep(const struct aos_mixopts *o, const struct aos_mix *mixes, i
 	long todo = 0;
 	for (int i = 0; i < nmixes; i++)
 		for (int t = 0; t < mixes[i].ntenants; t++)
-			todo += aos_isocache_get(cache, o->label, size, mixes[i].specs[t]) == 0;
+			todo += aos_isocache_get(cache, key, size, mixes[i].specs[t]) == 0;
 	aos_progress_start(&prog, "isolated", todo, o->quiet);
 	for (int i = 0; i < nmixes; i++)
 		for (int t = 0; t < mixes[i].ntenants; t++) {
 			const char *spec = mixes[i].specs[t];
-			if (aos_isocache_get(cache, o->label, size, spec) > 0)
+			if (aos_isocache_get(cache, key, size, spec) > 0)
 				continue;
 			double ns = measure_isolated(o, spec);
 			if (ns > 0)
-				aos_isocache_put(cache, o->label, size, spec, ns);
+				aos_isocache_put(cache, key, size, spec, ns);
 			aos_progress_step(&prog);
 		}
 	aos_progress_end(&prog);
@@ -159,7 +171,7 @@ int aos_mixrun_sweep(const struct aos_mixopts *o, const struct aos_mix *mixes, i
 				rec.run = run;
 				rec.tenant = t;
 				rec.tenants = m->ntenants;
-				rec.iso_ns = aos_isocache_get(cache, o->label, size, m->specs[t]);
+				rec.iso_ns = aos_isocache_get(cache, key, size, m->specs[t]);
 				rec.failed = rc != 0 || slots[t].state != AOS_SLOT_DONE || rec.iso_ns <= 0;
 				rec.arrival_ns = (double)go;
 				rec.start_ns = rec.failed ? (double)go : (double)slots[t].start_ns;
