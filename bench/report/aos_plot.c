@@ -83,7 +83,8 @@ int aos_plot_timeline(const char *dir, const struct aos_recordset *set, const ch
 	snprintf(title, sizeof(title), "%s mix %ld: kernel executions per tenant (run 0)", config, mix);
 	preamble(gp, dir, name, title);
 	fprintf(gp, "set xlabel 'time since first arrival (ms)'\nset yrange [-0.6:%ld.6]\n", lanes - 1);
-	fputs("set style fill solid 0.8 border -1\nset ytics nomirror\n", gp);
+	/* Lane labels are "tenant kernel"; leave room for them. */
+	fputs("set style fill solid 0.8 border -1\nset ytics nomirror\nset lmargin 28\n", gp);
 	fprintf(gp, "plot '%s' using 1:1:ytic(5) with points pt -1 notitle, \\\n"
 		    "     '' using (($2+$3)/2):1:(($3-$2)/2):(0.08) with boxxyerrorbars lc rgb '#bbbbbb' title 'waiting', \\\n"
 		    "     '' using (($3+$4)/2):1:(($4-$3)/2):(0.3) with boxxyerrorbars lc rgb '#3366cc' title 'executing'\n",
