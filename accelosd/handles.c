@@ -55,6 +55,16 @@ void aos_handles_destroy(struct aos_handle_table *t)
     aos_handles_init(t);
 }
 
+void aos_handles_for_each(struct aos_handle_table *t, uint32_t type, void (*fn)(struct aos_handle *h, void *ctx),
+                          void *ctx)
+{
+    for (uint32_t i = 0; i < t->capacity; i++) {
+        struct aos_handle *h = &t->slots[i];
+        if (h->id != 0 && h->id != DELETED && (type == AOS_OBJ_NONE || h->type == type))
+            fn(h, ctx);
+    }
+}
+
 static struct aos_handle *probe(struct aos_handle_table *t, uint64_t id)
 {
     if (!t->capacity)

@@ -43,6 +43,11 @@ void *aos_handles_object(struct aos_handle_table *t, uint64_t id, uint32_t type)
 int aos_handles_release(struct aos_handle_table *t, uint64_t id, uint32_t type);
 int aos_handles_retain(struct aos_handle_table *t, uint64_t id, uint32_t type);
 
+/* Calls fn for every live handle of the given type (AOS_OBJ_NONE: all). fn must not add or
+ * remove handles. */
+void aos_handles_for_each(struct aos_handle_table *t, uint32_t type, void (*fn)(struct aos_handle *h, void *ctx),
+                          void *ctx);
+
 /* Destructors per type are registered once at start-up by each ops_*.c. */
 void aos_handles_set_dtor(uint32_t type, aos_handle_dtor dtor);
 

@@ -10,7 +10,9 @@
 #include "accelos/log.h"
 #include "accelos/sock.h"
 #include "accelos/wire.h"
+#include "launch.h"
 #include "ops.h"
+#include "policy.h"
 #include "server.h"
 #include "vendor.h"
 
@@ -26,10 +28,13 @@ static void usage(FILE *out)
             "  --system         run as the system service: socket directory 0750, socket 0660\n"
             "  --group NAME     with --system: members of group NAME may connect\n"
             "  --vendors DIR    directory of vendor .icd files (default: $ACCELOS_VENDORS or " DEFAULT_VENDOR_DIR ")\n"
+            "  --policy P       kernel scheduling: fifo (native launches) or fair (elastic kernels sharing\n"
+            "                   the device); default: $ACCELOS_POLICY, else %s\n"
             "  --status         ask the running daemon for its devices and clients, then exit\n"
             "  -v, --verbose    log more (repeat for debug)\n"
             "  --version        print the version\n"
-            "  -h, --help       this text\n");
+            "  -h, --help       this text\n",
+            aos_policy_name(AOS_POLICY_DEFAULT));
 }
 
 static int print_status(const char *path)
@@ -61,11 +66,13 @@ int main(int argc, char **argv)
         {"socket", required_argument, NULL, 's'}, {"system", no_argument, NULL, 'S'},
         {"group", required_argument, NULL, 'g'},  {"vendors", required_argument, NULL, 'V'},
         {"status", no_argument, NULL, 't'},       {"verbose", no_argument, NULL, 'v'},
+        {"policy", required_argument, NULL, 'p'},
         {"version", no_argument, NULL, 'r'},      {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct aos_server_config config = {0};
     const char *socket_path = NULL, *vendors = getenv("ACCELOS_VENDORS"), *group = NULL;
+    const char *policy = getenv("ACCELOS_POLICY");
     bool status = false;
     int verbosity = AOS_LOG_WARN;
     int c;
@@ -75,6 +82,7 @@ int main(int argc, char **argv)
         case 'S': config.system_mode = true; break;
         case 'g': group = optarg; break;
         case 'V': vendors = optarg; break;
+        case 'p': policy = optarg; break;
         case 't': status = true; break;
         case 'v': verbosity++; break;
         case 'r': printf("accelosd %s (wire protocol %u)\n", ACCELOS_VERSION, AOS_WIRE_VERSION); return 0;
@@ -88,6 +96,12 @@ int main(int argc, char **argv)
         return 2;
     }
     aos_log_set_level(verbosity);
+    enum aos_policy chosen = AOS_POLICY_DEFAULT;
+    if (policy && *policy && aos_policy_parse(policy, &chosen) < 0) {
+        fprintf(stderr, "accelosd: unknown policy '%s' (fifo or fair)\n", policy);
+        return 2;
+    }
+    aos_policy_set(chosen);
     char default_path[108];
     if (!socket_path) {
         if (config.system_mode)
@@ -126,12 +140,14 @@ int main(int argc, char **argv)
         return 1;
     }
     aos_dispatch_init();
+    aos_log(AOS_LOG_INFO, "main", "scheduling policy %s", aos_policy_name(chosen));
     int rc = aos_server_run(&config);
     if (rc < 0) {
         fprintf(stderr, "accelosd: cannot listen on %s: %s\n", socket_path,
                 rc == -EADDRINUSE ? "another daemon is already serving it" : strerror(-rc));
         return 1;
     }
+    aos_launch_shutdown();
     aos_vendor_unload();
     return 0;
 }

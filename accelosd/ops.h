@@ -101,6 +101,27 @@ cl_event aos_event_profiling(struct aos_session *s, uint64_t id);
  * Returns CL_SUCCESS or the error (the event is then registered as failed). */
 cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_event dev_event, uint64_t token);
 
+/* ---- Real events ------------------------------------------------------------------------ */
+
+/* Calls fn exactly once, on some thread, when ev has ended: status is CL_COMPLETE or the negative
+ * status it failed with. Unlike clSetEventCallback this also fires for events that fail (PoCL
+ * never calls the callbacks of an event that failed). Takes its own reference to ev. Returns
+ * CL_SUCCESS, or CL_OUT_OF_HOST_MEMORY (fn is then not called). */
+typedef void (*aos_event_done_fn)(cl_int status, void *data);
+cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data);
+
+/* Drops the daemon's reference to a real event. An event that has not completed successfully is
+ * kept until the session is torn down: PoCL frees a failed event while it may still be linked
+ * from an event it waited on, and a later status change of that one would touch freed memory.
+ * Service thread only. */
+void aos_event_drop(struct aos_session *s, cl_event ev);
+/* Session teardown, before the handles are destroyed: fails the client's user events and unrun
+ * host steps, then finishes every queue, so nothing the client enqueued is still pending (or
+ * reading its region). */
+void aos_session_quiesce(struct aos_session *s);
+/* Session teardown, after the handles are destroyed: releases the events aos_event_drop kept. */
+void aos_session_release_kept_events(struct aos_session *s);
+
 /* Real context of a client context id, or NULL. */
 cl_context aos_context_lookup(struct aos_session *s, uint64_t id);
 

@@ -5,21 +5,273 @@
  * done, while profiling comes from the device command.
  *
  * Nothing here blocks the service thread: waits, finishes and blocking transfers are answered
- * from real event callbacks, which hold a session reference so a late callback never writes into
- * an unmapped region.
+ * when real events end, from a completion that holds a session reference so a late one never
+ * writes into an unmapped region.
+ *
+ * Design note: two PoCL defects shape this file.
+ *   - PoCL never calls an event's callbacks when the event fails (a user event set to an error,
+ *     or a command whose wait list failed). aos_event_when_done therefore pairs the real callback
+ *     (the fast path) with a watcher thread that polls the status of the events still pending, so
+ *     waits, finishes, host steps and the application's callbacks also end on failure.
+ *   - PoCL frees a failed event while it may still be linked from an event it waited on; when
+ *     that one changes status later, PoCL touches freed memory and aborts the whole daemon. So
+ *     the daemon never drops its last reference to an event that has not completed successfully
+ *     (aos_event_drop keeps it), and at teardown it first drives every pending event of the
+ *     session to an end (aos_session_quiesce) before releasing anything.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
+#include "accelos/log.h"
 #include "accelos/wire_event.h"
 #include "ops.h"
 
+/* How often the watcher polls the status of pending events it watches. */
+#define WATCH_POLL_NS 5000000
+
 struct event_extra {
+    struct aos_session *s;
     cl_event profiling;      /* retained separately when it differs from the status event */
+    bool user;               /* a user event of the client's (clCreateUserEvent) */
     bool host_step;          /* status event is a user event completed by the client */
     bool host_step_done;
     bool host_step_ref;      /* our own reference, so the client may release before reporting */
 };
+
+/* ---- Kept events ---------------------------------------------------------------------------- */
+
+struct aos_kept_events {
+    cl_event *events;
+    uint32_t count, cap;
+    uint32_t sweep_at;       /* sweep for completed ones when count reaches this */
+};
+
+static cl_int event_status(cl_event ev)
+{
+    cl_int status = CL_INVALID_EVENT;
+    if (NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL) !=
+        CL_SUCCESS)
+        return CL_INVALID_EVENT;
+    return status;
+}
+
+/* Releases the kept events that have completed successfully since. */
+static void kept_sweep(struct aos_kept_events *k)
+{
+    uint32_t left = 0;
+    for (uint32_t i = 0; i < k->count; i++) {
+        if (event_status(k->events[i]) == CL_COMPLETE)
+            NATIVE(k->events[i], clReleaseEvent)(k->events[i]);
+        else
+            k->events[left++] = k->events[i];
+    }
+    k->count = left;
+    /* Amortized: the next sweep waits until as many events again have been kept. */
+    k->sweep_at = left * 2 > 64 ? left * 2 : 64;
+}
+
+void aos_event_drop(struct aos_session *s, cl_event ev)
+{
+    if (event_status(ev) == CL_COMPLETE) {
+        NATIVE(ev, clReleaseEvent)(ev);
+        return;
+    }
+    struct aos_kept_events *k = s->kept_events;
+    if (!k && (k = s->kept_events = calloc(1, sizeof(*k))))
+        k->sweep_at = 64;
+    if (k && k->count == k->cap) {
+        uint32_t cap = k->cap ? k->cap * 2 : 64;
+        cl_event *grown = realloc(k->events, cap * sizeof(*grown));
+        if (grown) {
+            k->events = grown;
+            k->cap = cap;
+        }
+    }
+    if (!k || k->count == k->cap) {
+        /* Out of memory: leaking one reference is safe, releasing it is not. */
+        aos_log(AOS_LOG_WARN, "event", "client %llu: cannot keep an event; leaking it",
+                (unsigned long long)s->serial);
+        return;
+    }
+    k->events[k->count++] = ev;
+    if (k->count >= k->sweep_at)
+        kept_sweep(k);
+}
+
+void aos_session_release_kept_events(struct aos_session *s)
+{
+    struct aos_kept_events *k = s->kept_events;
+    if (!k)
+        return;
+    for (uint32_t i = 0; i < k->count; i++)
+        NATIVE(k->events[i], clReleaseEvent)(k->events[i]);
+    free(k->events);
+    free(k);
+    s->kept_events = NULL;
+}
+
+static void quiesce_event(struct aos_handle *h, void *ctx)
+{
+    (void)ctx;
+    struct event_extra *x = h->extra;
+    bool pending_user = x && (x->user || (x->host_step && !x->host_step_done));
+    if (pending_user && event_status(h->object) > CL_COMPLETE)
+        NATIVE(h->object, clSetUserEventStatus)(h->object, CL_OUT_OF_RESOURCES);
+    if (x && x->host_step)
+        x->host_step_done = true;
+}
+
+static void quiesce_queue(struct aos_handle *h, void *ctx)
+{
+    (void)ctx;
+    NATIVE(h->object, clFinish)(h->object);
+}
+
+void aos_session_quiesce(struct aos_session *s)
+{
+    /* The client is gone: whatever waits for its user events or host steps fails, and then every
+     * command of its queues has ended, one way or the other. */
+    aos_handles_for_each(&s->handles, AOS_OBJ_EVENT, quiesce_event, NULL);
+    aos_handles_for_each(&s->handles, AOS_OBJ_QUEUE, quiesce_queue, NULL);
+}
+
+/* ---- Completion watcher -------------------------------------------------------------------- */
+
+struct done_watch {
+    struct done_watch *next;
+    cl_event ev;               /* our reference, dropped when the watch leaves the list */
+    aos_event_done_fn fn;
+    void *data;
+    cl_int status;
+    _Atomic bool fired;
+    _Atomic int refs;          /* the watcher's list, and the real callback while registered */
+};
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    struct done_watch *head;
+    bool started;
+} watcher = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void watch_unref(struct done_watch *w)
+{
+    /* The real callback's reference is never dropped for a failed event (PoCL does not call it),
+     * so such a record stays allocated: a few bytes per failed event, never a dangling pointer. */
+    if (atomic_fetch_sub(&w->refs, 1) == 1)
+        free(w);
+}
+
+static void watch_fire(struct done_watch *w, cl_int status)
+{
+    if (!atomic_exchange(&w->fired, true))
+        w->fn(status < 0 ? status : CL_COMPLETE, w->data);
+}
+
+/* PoCL calls a callback set on an event that already failed at once, but with the callback's type
+ * for a status: the event's own status is the truth. */
+static cl_int callback_status(cl_event ev, cl_int status)
+{
+    cl_int now = event_status(ev);
+    return now < 0 ? now : status;
+}
+
+static void CL_CALLBACK watch_callback(cl_event ev, cl_int status, void *data)
+{
+    struct done_watch *w = data;
+    watch_fire(w, callback_status(ev, status));
+    watch_unref(w);
+}
+
+static void *watcher_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&watcher.lock);
+    for (;;) {
+        while (!watcher.head)
+            pthread_cond_wait(&watcher.cond, &watcher.lock);
+        struct done_watch *ended = NULL;
+        for (struct done_watch **p = &watcher.head; *p;) {
+            struct done_watch *w = *p;
+            w->status = atomic_load(&w->fired) ? CL_COMPLETE : event_status(w->ev);
+            if (w->status <= CL_COMPLETE) {
+                *p = w->next;
+                w->next = ended;
+                ended = w;
+            } else {
+                p = &w->next;
+            }
+        }
+        pthread_mutex_unlock(&watcher.lock);
+        for (struct done_watch *w = ended, *next; w; w = next) {
+            next = w->next;
+            watch_fire(w, w->status);
+            NATIVE(w->ev, clReleaseEvent)(w->ev);
+            watch_unref(w);
+        }
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_nsec += WATCH_POLL_NS;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_mutex_lock(&watcher.lock);
+        if (watcher.head)
+            pthread_cond_timedwait(&watcher.cond, &watcher.lock, &ts);
+    }
+    return NULL;
+}
+
+/* Starts the watcher thread on first use. Caller holds watcher.lock. */
+static bool watcher_start_locked(void)
+{
+    if (watcher.started)
+        return true;
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&watcher.cond, &attr);
+    pthread_condattr_destroy(&attr);
+    pthread_t t;
+    pthread_attr_t tattr;
+    pthread_attr_init(&tattr);
+    pthread_attr_setdetachstate(&tattr, PTHREAD_CREATE_DETACHED);
+    watcher.started = pthread_create(&t, &tattr, watcher_main, NULL) == 0;
+    pthread_attr_destroy(&tattr);
+    return watcher.started;
+}
+
+cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data)
+{
+    struct done_watch *w = calloc(1, sizeof(*w));
+    if (!w)
+        return CL_OUT_OF_HOST_MEMORY;
+    w->ev = ev;
+    w->fn = fn;
+    w->data = data;
+    atomic_init(&w->refs, 2);
+    NATIVE(ev, clRetainEvent)(ev);
+    pthread_mutex_lock(&watcher.lock);
+    if (!watcher_start_locked()) {
+        pthread_mutex_unlock(&watcher.lock);
+        NATIVE(ev, clReleaseEvent)(ev);
+        free(w);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    w->next = watcher.head;
+    watcher.head = w;
+    pthread_cond_signal(&watcher.cond);
+    pthread_mutex_unlock(&watcher.lock);
+    /* The fast path; when it cannot be set, the watcher alone notices the end. */
+    if (NATIVE(ev, clSetEventCallback)(ev, CL_COMPLETE, watch_callback, w) != CL_SUCCESS)
+        watch_unref(w);
+    return CL_SUCCESS;
+}
+
+/* ---- Client event ids ------------------------------------------------------------------------ */
 
 static void event_dtor(struct aos_handle *h)
 {
@@ -30,20 +282,24 @@ static void event_dtor(struct aos_handle *h)
         NATIVE(ev, clSetUserEventStatus)(ev, CL_OUT_OF_RESOURCES);
     }
     if (x && x->profiling && x->profiling != ev)
-        NATIVE(x->profiling, clReleaseEvent)(x->profiling);
+        aos_event_drop(x->s, x->profiling);
+    if (x)
+        aos_event_drop(x->s, ev);
+    else
+        NATIVE(ev, clReleaseEvent)(ev); /* never happens: every event id has its extra */
     free(x);
-    NATIVE(ev, clReleaseEvent)(ev);
 }
 
 int aos_event_register(struct aos_session *s, uint64_t id, cl_event status_event, cl_event profiling_event)
 {
     struct event_extra *x = calloc(1, sizeof(*x));
     if (!x) {
-        NATIVE(status_event, clReleaseEvent)(status_event);
+        aos_event_drop(s, status_event);
         if (profiling_event != status_event)
-            NATIVE(profiling_event, clReleaseEvent)(profiling_event);
+            aos_event_drop(s, profiling_event);
         return -ENOMEM;
     }
+    x->s = s;
     x->profiling = profiling_event;
     int rc = aos_handles_add(&s->handles, id, AOS_OBJ_EVENT, status_event, x);
     if (rc < 0) {
@@ -91,9 +347,8 @@ struct slot_waiter {
     _Atomic int failed;
 };
 
-static void CL_CALLBACK waiter_callback(cl_event ev, cl_int status, void *data)
+static void waiter_done(cl_int status, void *data)
 {
-    (void)ev;
     struct slot_waiter *w = data;
     if (status < 0)
         atomic_store(&w->failed, 1);
@@ -118,10 +373,11 @@ static cl_int reply_when_all_complete(struct aos_session *s, uint32_t slot, cl_e
     aos_session_ref(s);
     for (cl_uint i = 0; i < n; i++) {
         flush_event_queue(events[i]);
-        if (NATIVE(events[i], clSetEventCallback)(events[i], CL_COMPLETE, waiter_callback, w) != CL_SUCCESS)
-            waiter_callback(events[i], CL_INVALID_EVENT, w);
+        cl_int err = aos_event_when_done(events[i], waiter_done, w);
+        if (err != CL_SUCCESS)
+            waiter_done(err, w);
     }
-    waiter_callback(NULL, CL_COMPLETE, w);
+    waiter_done(CL_COMPLETE, w);
     return CL_SUCCESS;
 }
 
@@ -178,7 +434,7 @@ void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, 
     e->wait = NULL;
     if (err != CL_SUCCESS) {
         if (ev)
-            NATIVE(ev, clReleaseEvent)(ev);
+            aos_event_drop(s, ev);
         if (e->event_id)
             aos_event_register_failed(s, e->event_id, e->context, err);
         if (e->blocking)
@@ -197,7 +453,7 @@ void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, 
         if (aos_event_register(s, e->event_id, ev, ev) < 0)
             aos_session_kill(s, "reused an event id");
     } else {
-        NATIVE(ev, clReleaseEvent)(ev);
+        aos_event_drop(s, ev);
     }
 }
 
@@ -207,9 +463,8 @@ struct host_step_watch {
     uint64_t token;
 };
 
-static void CL_CALLBACK host_step_callback(cl_event ev, cl_int status, void *data)
+static void host_step_done(cl_int status, void *data)
 {
-    (void)ev;
     struct host_step_watch *w = data;
     struct aos_note_host_step note = {.event = w->event_id, .token = w->token, .status = status};
     aos_note_send(w->s, AOS_NOTE_HOST_STEP, &note, sizeof(note));
@@ -226,13 +481,13 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
     cl_event user = w ? NATIVE(e->context, clCreateUserEvent)(e->context, &err) : NULL;
     if (!user) {
         free(w);
-        NATIVE(dev_event, clReleaseEvent)(dev_event);
+        aos_event_drop(s, dev_event);
         aos_event_register_failed(s, e->event_id, e->context, CL_OUT_OF_HOST_MEMORY);
         return CL_OUT_OF_HOST_MEMORY;
     }
     NATIVE(dev_event, clRetainEvent)(dev_event);
     if (aos_event_register(s, e->event_id, user, dev_event) < 0) {
-        NATIVE(dev_event, clReleaseEvent)(dev_event);
+        aos_event_drop(s, dev_event);
         free(w);
         aos_session_kill(s, "reused an event id");
         return CL_INVALID_VALUE;
@@ -243,8 +498,8 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
     *w = (struct host_step_watch){.s = s, .event_id = e->event_id, .token = token};
     aos_session_ref(s);
     NATIVE(e->queue, clFlush)(e->queue);
-    err = NATIVE(dev_event, clSetEventCallback)(dev_event, CL_COMPLETE, host_step_callback, w);
-    NATIVE(dev_event, clReleaseEvent)(dev_event);
+    err = aos_event_when_done(dev_event, host_step_done, w);
+    aos_event_drop(s, dev_event);
     if (err != CL_SUCCESS) {
         aos_session_unref(s);
         free(w);
@@ -300,7 +555,11 @@ static int op_create_user_event(struct aos_session *s, uint32_t slot, const void
         aos_event_register_failed(s, r->id, ctx, err);
         return 0;
     }
-    return aos_event_register(s, r->id, ev, ev) < 0 ? -EPROTO : 0;
+    if (aos_event_register(s, r->id, ev, ev) < 0)
+        return -EPROTO;
+    struct event_extra *x = aos_handles_find(&s->handles, r->id, AOS_OBJ_EVENT)->extra;
+    x->user = true;
+    return 0;
 }
 
 static int op_set_user_event_status(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
@@ -362,20 +621,43 @@ static int op_enqueue_barrier(struct aos_session *s, uint32_t slot, const void *
     return enqueue_sync_point(s, slot, payload, len, true);
 }
 
+/* An application callback. It fires once: from the real callback for its type, or when the event
+ * ends (the only way a failure is noticed). */
 struct callback_watch {
     struct aos_session *s;
     uint64_t event_id;
     uint64_t token;
+    _Atomic bool fired;
+    _Atomic int refs;  /* the completion watch, and the real callback while registered */
 };
 
-static void CL_CALLBACK event_callback(cl_event ev, cl_int status, void *data)
+static void callback_watch_unref(struct callback_watch *w)
 {
-    (void)ev;
-    struct callback_watch *w = data;
+    if (atomic_fetch_sub(&w->refs, 1) == 1)
+        free(w);
+}
+
+static void callback_fire(struct callback_watch *w, cl_int status)
+{
+    if (atomic_exchange(&w->fired, true))
+        return;
     struct aos_note_event_callback note = {.event = w->event_id, .token = w->token, .status = status};
     aos_note_send(w->s, AOS_NOTE_EVENT_CALLBACK, &note, sizeof(note));
     aos_session_unref(w->s);
-    free(w);
+}
+
+static void CL_CALLBACK event_callback(cl_event ev, cl_int status, void *data)
+{
+    struct callback_watch *w = data;
+    callback_fire(w, callback_status(ev, status));
+    callback_watch_unref(w);
+}
+
+static void event_callback_done(cl_int status, void *data)
+{
+    struct callback_watch *w = data;
+    callback_fire(w, status);
+    callback_watch_unref(w);
 }
 
 static int op_set_event_callback(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
@@ -385,18 +667,35 @@ static int op_set_event_callback(struct aos_session *s, uint32_t slot, const voi
     cl_event ev = aos_handles_object(&s->handles, r->event, AOS_OBJ_EVENT);
     if (!ev)
         return -EPROTO;
-    struct callback_watch *w = malloc(sizeof(*w));
-    if (!w)
-        return 0;
-    *w = (struct callback_watch){.s = s, .event_id = r->event, .token = r->token};
-    aos_session_ref(s);
-    cl_int err = NATIVE(ev, clSetEventCallback)(ev, r->callback_type, event_callback, w);
+    cl_int err = r->callback_type == CL_SUBMITTED || r->callback_type == CL_RUNNING || r->callback_type == CL_COMPLETE
+                     ? CL_SUCCESS
+                     : CL_INVALID_VALUE;
+    struct callback_watch *w = err == CL_SUCCESS ? calloc(1, sizeof(*w)) : NULL;
+    if (w) {
+        w->s = s;
+        w->event_id = r->event;
+        w->token = r->token;
+        atomic_init(&w->refs, 1);
+        aos_session_ref(s);
+        err = aos_event_when_done(ev, event_callback_done, w);
+        if (err != CL_SUCCESS) {
+            aos_session_unref(s);
+            free(w);
+            w = NULL;
+        }
+    } else if (err == CL_SUCCESS) {
+        err = CL_OUT_OF_HOST_MEMORY;
+    }
+    if (w && r->callback_type != CL_COMPLETE) {
+        /* Earlier states come from the real callback; the watch still covers a failure. */
+        atomic_fetch_add(&w->refs, 1);
+        if (NATIVE(ev, clSetEventCallback)(ev, r->callback_type, event_callback, w) != CL_SUCCESS)
+            callback_watch_unref(w);
+    }
     if (err != CL_SUCCESS) {
         /* The client validated the type; tell it anyway so its callback record is not lost. */
         struct aos_note_event_callback note = {.event = r->event, .token = r->token, .status = err};
         aos_note_send(s, AOS_NOTE_EVENT_CALLBACK, &note, sizeof(note));
-        aos_session_unref(s);
-        free(w);
     }
     return 0;
 }

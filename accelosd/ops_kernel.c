@@ -12,12 +12,19 @@
  * see ops_program.c). Without it (some binaries) the kind is probed with real clSetKernelArg calls
  * on the fresh kernel, whose arguments are all unset anyway: a local pointer accepts only a NULL
  * value, a global pointer accepts both NULL and a value.
+ *
+ * Under the fair policy a kernel whose program has an elastic twin (elastic.h) carries the twin's
+ * kernel too. Everything the client can query comes from the native kernel; every argument is
+ * set on both, and launches go to the twin whenever launch.c can run them exactly.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "accelos/log.h"
 #include "accelos/wire_program.h"
+#include "elastic.h"
+#include "launch.h"
 #include "ops.h"
 #include "vendor.h"
 
@@ -31,15 +38,36 @@ struct kern_arg {
 };
 
 struct kern_state {
+    struct aos_elastic_kernel *twin; /* fair policy: the rewritten kernel, NULL when native */
     uint32_t num_args;
     struct kern_arg args[];
 };
 
 static void kernel_dtor(struct aos_handle *h)
 {
+    struct kern_state *st = h->extra;
     if (h->object)
         NATIVE(h->object, clReleaseKernel)(h->object);
-    free(h->extra);
+    if (st)
+        aos_elastic_kernel_destroy(st->twin);
+    free(st);
+}
+
+/* Sets an argument on the real kernel and, when it took it, on the twin. A twin that refuses
+ * what the native kernel took is dropped: the kernel launches natively from then on. */
+static cl_int kernel_set_arg(struct kern_state *st, cl_kernel k, cl_uint index, size_t size, const void *value)
+{
+    cl_int err = NATIVE(k, clSetKernelArg)(k, index, size, value);
+    if (err == CL_SUCCESS && st->twin) {
+        cl_kernel t = st->twin->kernel;
+        cl_int terr = NATIVE(t, clSetKernelArg)(t, index, size, value);
+        if (terr != CL_SUCCESS) {
+            aos_log(AOS_LOG_INFO, "kernel", "twin refused argument %u (%d): kernel stays native", index, terr);
+            aos_elastic_kernel_destroy(st->twin);
+            st->twin = NULL;
+        }
+    }
+    return err;
 }
 
 static struct kern_state *kern_state_new(uint32_t num_args)
@@ -216,7 +244,6 @@ static int op_create_kernel(struct aos_session *s, uint32_t slot, const void *pa
     }
     cl_int err = CL_SUCCESS;
     cl_kernel k = NATIVE(prog, clCreateKernel)(prog, copy, &err);
-    free(copy);
     uint32_t used = 0, cap = 0;
     struct aos_kernel_desc *out = aos_reply_payload(s, slot, &cap);
     if (err == CL_SUCCESS)
@@ -225,16 +252,26 @@ static int op_create_kernel(struct aos_session *s, uint32_t slot, const void *pa
     if (err == CL_SUCCESS && !(st = kern_state_new(out->num_args)))
         err = CL_OUT_OF_HOST_MEMORY;
     if (err != CL_SUCCESS) {
+        free(copy);
         if (k)
             NATIVE(k, clReleaseKernel)(k);
         aos_reply_status(s, slot, err);
         return 0;
     }
+    struct aos_elastic_program *twin = aos_program_twin(s, r->program);
+    if (twin) {
+        st->twin = aos_elastic_kernel_new(twin, copy, out->num_args);
+        aos_elastic_program_unref(twin);
+    }
+    free(copy);
     if (aos_handles_add(&s->handles, r->id, AOS_OBJ_KERNEL, k, st) < 0) {
         NATIVE(k, clReleaseKernel)(k);
+        aos_elastic_kernel_destroy(st->twin);
         free(st);
         return -EPROTO;
     }
+    if (st->twin)
+        atomic_fetch_add(&s->elastic_kernels, 1);
     aos_reply(s, slot, CL_SUCCESS, 0, 0, used);
     return 0;
 }
@@ -261,10 +298,12 @@ static int op_clone_kernel(struct aos_session *s, uint32_t slot, const void *pay
     struct kern_state *st = NULL;
     if (err == CL_SUCCESS) {
         size_t size = sizeof(*st) + (size_t)sst->num_args * sizeof(struct kern_arg);
-        if ((st = malloc(size)))
+        if ((st = malloc(size))) {
             memcpy(st, sst, size);
-        else
+            st->twin = aos_elastic_kernel_clone(sst->twin); /* NULL: the clone runs natively */
+        } else {
             err = CL_OUT_OF_HOST_MEMORY;
+        }
     }
     if (err != CL_SUCCESS) {
         if (k)
@@ -274,9 +313,12 @@ static int op_clone_kernel(struct aos_session *s, uint32_t slot, const void *pay
     }
     if (aos_handles_add(&s->handles, r->id, AOS_OBJ_KERNEL, k, st) < 0) {
         NATIVE(k, clReleaseKernel)(k);
+        aos_elastic_kernel_destroy(st->twin);
         free(st);
         return -EPROTO;
     }
+    if (st->twin)
+        atomic_fetch_add(&s->elastic_kernels, 1);
     aos_reply_status(s, slot, CL_SUCCESS);
     return 0;
 }
@@ -305,11 +347,11 @@ static cl_int arg_apply(struct aos_session *s, cl_kernel k, struct kern_state *s
             return CL_INVALID_ARG_SIZE;
         }
         *ka = (struct kern_arg){.kind = AOS_ARG_VALUE};
-        return NATIVE(k, clSetKernelArg)(k, a->index, (size_t)a->size, value);
+        return kernel_set_arg(st, k, a->index, (size_t)a->size, value);
     }
     case AOS_ARG_LOCAL:
         *ka = (struct kern_arg){.kind = AOS_ARG_LOCAL};
-        return NATIVE(k, clSetKernelArg)(k, a->index, (size_t)a->size, NULL);
+        return kernel_set_arg(st, k, a->index, (size_t)a->size, NULL);
     case AOS_ARG_MEM:
     case AOS_ARG_SAMPLER: {
         bool mem = a->kind == AOS_ARG_MEM;
@@ -319,7 +361,7 @@ static cl_int arg_apply(struct aos_session *s, cl_kernel k, struct kern_state *s
             return mem ? CL_INVALID_MEM_OBJECT : CL_INVALID_SAMPLER;
         }
         *ka = (struct kern_arg){.kind = a->kind, .id = a->id, .bound = obj};
-        return NATIVE(k, clSetKernelArg)(k, a->index, sizeof(void *), &obj);
+        return kernel_set_arg(st, k, a->index, sizeof(void *), &obj);
     }
     default:
         *proto = true;
@@ -338,7 +380,7 @@ static cl_int args_revalidate(struct aos_session *s, cl_kernel k, struct kern_st
         if (!obj)
             return CL_INVALID_KERNEL_ARGS;
         if (obj != ka->bound) {
-            cl_int err = NATIVE(k, clSetKernelArg)(k, i, sizeof(void *), &obj);
+            cl_int err = kernel_set_arg(st, k, i, sizeof(void *), &obj);
             if (err != CL_SUCCESS)
                 return err;
             ka->bound = obj;
@@ -400,8 +442,13 @@ static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *
             gws[d] = (size_t)r->global[d];
             lws[d] = (size_t)r->local[d];
         }
-        err = NATIVE(e.queue, clEnqueueNDRangeKernel)(e.queue, k, r->work_dim, r->has_offset ? off : NULL, gws,
-                                                      r->has_local ? lws : NULL, e.num_wait, e.wait, &ev);
+        struct aos_launch_shape shape = {.work_dim = r->work_dim, .offset = r->has_offset ? off : NULL,
+                                         .global = gws, .local = r->has_local ? lws : NULL};
+        if (st->twin && aos_launch_elastic(s, e.queue, st->twin, &shape, e.num_wait, e.wait, &ev))
+            atomic_fetch_add(&s->elastic_launches, 1);
+        else
+            err = NATIVE(e.queue, clEnqueueNDRangeKernel)(e.queue, k, r->work_dim, shape.offset, gws, shape.local,
+                                                          e.num_wait, e.wait, &ev);
     }
     aos_enqueue_done(s, &e, err, ev);
     return 0;

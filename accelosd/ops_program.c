@@ -9,8 +9,10 @@
  * answers the reply slot or sends a notification, both safe from any thread while it holds a
  * session reference.
  *
- * program_build_real() is the one function where a program is handed to the device compiler;
- * the scheduler's JIT will insert its rewrite there.
+ * program_build_real() is the one function where a program is handed to the device compiler.
+ * Under the fair policy it also has the JIT build an elastic twin of a program built from source
+ * (elastic.h); the native build stays the program the application sees. Programs from binaries or
+ * IL, and clCompileProgram / clLinkProgram, stay native.
  *
  * Every build is made with argument info (-cl-kernel-arg-info appended) so the kernel area can
  * describe arguments to the client, which validates clSetKernelArg without a round trip.
@@ -27,7 +29,9 @@
 
 #include "accelos/log.h"
 #include "accelos/wire_program.h"
+#include "elastic.h"
 #include "ops.h"
+#include "policy.h"
 #include "vendor.h"
 
 #define ARG_INFO_OPTION "-cl-kernel-arg-info"
@@ -37,20 +41,52 @@
 struct prog_state {
     _Atomic int refs;
     _Atomic bool building;
+    pthread_mutex_t lock;             /* guards twin: the build worker replaces it */
+    struct aos_elastic_program *twin; /* fair policy: the rewritten build, NULL when native */
 };
 
 static struct prog_state *prog_state_new(void)
 {
     struct prog_state *st = calloc(1, sizeof(*st));
-    if (st)
+    if (st) {
         atomic_store(&st->refs, 1);
+        pthread_mutex_init(&st->lock, NULL);
+    }
     return st;
 }
 
 static void prog_state_unref(struct prog_state *st)
 {
-    if (st && atomic_fetch_sub(&st->refs, 1) == 1)
+    if (st && atomic_fetch_sub(&st->refs, 1) == 1) {
+        aos_elastic_program_unref(st->twin);
+        pthread_mutex_destroy(&st->lock);
         free(st);
+    }
+}
+
+/* Installs the twin of the latest build (NULL: native), dropping the previous one; kernels made
+ * from an earlier twin keep their own real references. */
+static void prog_state_set_twin(struct prog_state *st, struct aos_elastic_program *twin)
+{
+    pthread_mutex_lock(&st->lock);
+    struct aos_elastic_program *old = st->twin;
+    st->twin = twin;
+    pthread_mutex_unlock(&st->lock);
+    aos_elastic_program_unref(old);
+}
+
+struct aos_elastic_program *aos_program_twin(struct aos_session *s, uint64_t program_id)
+{
+    struct aos_handle *h = aos_handles_find(&s->handles, program_id, AOS_OBJ_PROGRAM);
+    struct prog_state *st = h ? h->extra : NULL;
+    if (!st)
+        return NULL;
+    pthread_mutex_lock(&st->lock);
+    struct aos_elastic_program *twin = st->twin;
+    if (twin)
+        aos_elastic_program_ref(twin);
+    pthread_mutex_unlock(&st->lock);
+    return twin;
 }
 
 static void program_dtor(struct aos_handle *h)
@@ -248,7 +284,8 @@ struct build_job {
     struct prog_state *state; /* one reference */
     cl_uint num_devices;
     cl_device_id devices[AOS_MAX_DEVICES];
-    char *options;
+    char *options;            /* with the argument-info option added */
+    char *app_options;        /* as the application gave them (the JIT's cache key) */
     cl_uint num_headers;
     cl_program *headers;      /* one real reference each */
     char **header_names;      /* point into names */
@@ -264,25 +301,52 @@ static void build_job_free(struct build_job *job)
     free(job->header_names);
     free(job->names);
     free(job->options);
+    free(job->app_options);
     if (job->program)
         NATIVE(job->program, clReleaseProgram)(job->program);
     prog_state_unref(job->state);
     free(job);
 }
 
+/* Starts the elastic twin's JIT compile for a build under the fair policy, or returns NULL. */
+static struct aos_elastic_job *twin_start(struct build_job *job)
+{
+    if (!aos_policy_is_fair() || job->opcode != AOS_OP_BUILD_PROGRAM)
+        return NULL;
+    cl_program p = job->program;
+    cl_uint n = job->num_devices;
+    cl_device_id all[AOS_MAX_DEVICES];
+    const cl_device_id *devs = job->devices;
+    if (n == 0) {
+        /* No list: the build covers every device of the program, and so must the twin. */
+        if (NATIVE(p, clGetProgramInfo)(p, CL_PROGRAM_NUM_DEVICES, sizeof(n), &n, NULL) != CL_SUCCESS ||
+            n == 0 || n > AOS_MAX_DEVICES ||
+            NATIVE(p, clGetProgramInfo)(p, CL_PROGRAM_DEVICES, n * sizeof(cl_device_id), all, NULL) != CL_SUCCESS)
+            return NULL;
+        devs = all;
+    }
+    return aos_elastic_job_start(p, n, devs, job->app_options);
+}
+
 /*
  * Hands a program to the device compiler. This is the single point where every program of every
- * client passes on its way to the device: the JIT that rewrites kernels for the scheduler will
- * transform the program here (or substitute a rewritten one) before the real build.
+ * client passes on its way to the device. Under the fair policy the JIT compiles the same source
+ * and options meanwhile, and the rewritten build becomes the program's twin; the native build is
+ * still made, so what the application sees (status, log, binaries, kernels) is the native one.
  */
 static cl_int program_build_real(struct build_job *job)
 {
     cl_program p = job->program;
     const cl_device_id *devs = job->num_devices ? job->devices : NULL;
-    if (job->opcode == AOS_OP_COMPILE_PROGRAM)
+    if (job->opcode == AOS_OP_COMPILE_PROGRAM) {
+        prog_state_set_twin(job->state, NULL);
         return NATIVE(p, clCompileProgram)(p, job->num_devices, devs, job->options, job->num_headers,
                                            job->headers, (const char **)job->header_names, NULL, NULL);
-    return NATIVE(p, clBuildProgram)(p, job->num_devices, devs, job->options, NULL, NULL);
+    }
+    struct aos_elastic_job *twin_job = twin_start(job);
+    cl_int err = NATIVE(p, clBuildProgram)(p, job->num_devices, devs, job->options, NULL, NULL);
+    prog_state_set_twin(job->state, aos_elastic_job_finish(twin_job, err == CL_SUCCESS));
+    return err;
 }
 
 static void *build_worker(void *arg)
@@ -352,7 +416,8 @@ static int op_build_or_compile(struct aos_session *s, uint32_t slot, const void 
     *job = (struct build_job){.s = s, .slot = slot, .opcode = opcode, .program_id = r->program,
                               .token = r->token, .num_devices = r->num_devices};
     cl_int err = devices_resolve(ids, r->num_devices, job->devices);
-    if (err == CL_SUCCESS && !(job->options = options_with_arg_info(text, r->options_len, true)))
+    if (err == CL_SUCCESS && (!(job->options = options_with_arg_info(text, r->options_len, true)) ||
+                              !(job->app_options = options_with_arg_info(text, r->options_len, false))))
         err = CL_OUT_OF_HOST_MEMORY;
     if (err == CL_SUCCESS && compile && !split_names(job, text + r->options_len, r->names_len, r->num_inputs)) {
         build_job_free(job);

@@ -78,7 +78,7 @@ static int op_finish(struct aos_session *s, uint32_t slot, const void *payload, 
     cl_int err = NATIVE(q, clEnqueueBarrierWithWaitList)(q, 0, NULL, &marker);
     if (err == CL_SUCCESS) {
         err = aos_reply_when_complete(s, slot, marker);
-        NATIVE(marker, clReleaseEvent)(marker);
+        aos_event_drop(s, marker);
         if (err == CL_SUCCESS)
             return 0;
     }

@@ -2,10 +2,16 @@
  * Accepts clients, checks their credentials, hands each a private shared-memory region and then
  * only watches the sockets: a hang-up is how the daemon learns that a client died (even by
  * SIGKILL), and it then tears the client's session down.
+ *
+ * The handshake never blocks the loop: a new connection waits in a small table of pending
+ * handshakes until its hello has arrived (in as many pieces as it likes) or its deadline passed,
+ * so a peer that connects and stays silent delays nobody else. When the table is full, the
+ * oldest pending connection makes room.
  */
 #include "server.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
 #include <pthread.h>
@@ -17,17 +23,31 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "accelos/futex.h"
 #include "accelos/log.h"
 #include "accelos/sock.h"
 #include "accelos/wire.h"
+#include "policy.h"
 #include "session.h"
 #include "vendor.h"
 
 #define MAX_CLIENTS 1024
+#define MAX_PENDING 64
 #define HANDSHAKE_TIMEOUT_MS 1000
+
+/* A connection whose hello has not fully arrived yet. */
+struct pending_hello {
+    int sock;                 /* -1: free entry */
+    uint64_t deadline_ns;
+    uint32_t got;
+    struct aos_hello hello;
+};
+
+static struct pending_hello pending[MAX_PENDING];
 
 struct client_entry {
     struct aos_session *session;
@@ -140,6 +160,7 @@ static void send_status(int sock)
     if (!out)
         return;
     fprintf(out, "accelosd %u devices\n", aos_device_count());
+    fprintf(out, "policy %s\n", aos_policy_name(aos_policy_get()));
     for (uint32_t i = 0; i < aos_device_count(); i++) {
         const struct aos_device *d = aos_device_at(i);
         char name[256] = "";
@@ -151,9 +172,12 @@ static void send_status(int sock)
         struct aos_session *s = clients[i].session;
         if (!s)
             continue;
-        fprintf(out, "client %llu pid %d uid %u objects %u bytes %llu calls %llu%s\n",
+        fprintf(out, "client %llu pid %d uid %u objects %u bytes %llu calls %llu elastic-kernels %llu "
+                     "elastic-launches %llu%s\n",
                 (unsigned long long)s->serial, (int)s->pid, (unsigned)s->uid, s->handles.count,
                 (unsigned long long)s->bytes_allocated, (unsigned long long)s->calls,
+                (unsigned long long)atomic_load(&s->elastic_kernels),
+                (unsigned long long)atomic_load(&s->elastic_launches),
                 clients[i].ended || atomic_load(&s->dead) ? " closing" : "");
     }
     pthread_mutex_unlock(&clients_lock);
@@ -162,15 +186,18 @@ static void send_status(int sock)
     free(text);
 }
 
-static void accept_client(int listen_fd, const struct aos_server_config *config)
+/* Answers a complete hello: a status report, a refusal, or a new session. */
+static void handle_hello(int sock, const struct aos_hello *h, const struct aos_server_config *config)
 {
-    int sock = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-    if (sock < 0)
-        return;
     struct ucred cred;
-    struct aos_hello hello;
+    struct aos_hello hello = *h;
     struct aos_welcome welcome = {.magic = AOS_WIRE_MAGIC, .version = AOS_WIRE_VERSION};
-    if (aos_sock_recv(sock, &hello, sizeof(hello), NULL, HANDSHAKE_TIMEOUT_MS) < 0 || hello.magic != AOS_WIRE_MAGIC) {
+    /* Back to blocking for the few writes of the handshake, bounded by a send timeout, so a peer
+     * that does not read cannot hold the loop for long either. */
+    int flags = fcntl(sock, F_GETFL);
+    struct timeval send_timeout = {.tv_sec = HANDSHAKE_TIMEOUT_MS / 1000, .tv_usec = (HANDSHAKE_TIMEOUT_MS % 1000) * 1000};
+    if (hello.magic != AOS_WIRE_MAGIC || flags < 0 || fcntl(sock, F_SETFL, flags & ~O_NONBLOCK) < 0 ||
+        setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof(send_timeout)) < 0) {
         close(sock);
         return;
     }
@@ -181,7 +208,7 @@ static void accept_client(int listen_fd, const struct aos_server_config *config)
         close(sock);
         return;
     }
-    if (hello.version != AOS_WIRE_VERSION) {
+    if (hello.version != AOS_WIRE_VERSION || (hello.kind != AOS_HELLO_CLIENT && hello.kind != AOS_HELLO_STATUS)) {
         welcome.status = -EPROTONOSUPPORT;
         aos_sock_send(sock, &welcome, sizeof(welcome), -1);
         close(sock);
@@ -229,6 +256,73 @@ static void accept_client(int listen_fd, const struct aos_server_config *config)
             (int)cred.pid, (unsigned)cred.uid);
 }
 
+static void pending_close(struct pending_hello *p)
+{
+    close(p->sock);
+    p->sock = -1;
+}
+
+/* Accepts every connection waiting on the listening socket into the pending table. */
+static void accept_pending(int listen_fd, uint64_t now)
+{
+    for (;;) {
+        int sock = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (sock < 0)
+            return;
+        struct pending_hello *slot = NULL, *oldest = &pending[0];
+        for (int i = 0; i < MAX_PENDING && !slot; i++) {
+            if (pending[i].sock < 0)
+                slot = &pending[i];
+            else if (pending[i].deadline_ns < oldest->deadline_ns)
+                oldest = &pending[i];
+        }
+        if (!slot) {
+            aos_log(AOS_LOG_INFO, "server", "too many handshakes at once: dropping the oldest");
+            pending_close(oldest);
+            slot = oldest;
+        }
+        *slot = (struct pending_hello){.sock = sock, .deadline_ns = now + HANDSHAKE_TIMEOUT_MS * 1000000ull};
+    }
+}
+
+/* Reads what arrived of a pending hello; hands a complete one over. */
+static void pending_read(struct pending_hello *p, const struct aos_server_config *config)
+{
+    if (p->sock < 0)
+        return;
+    ssize_t n = recv(p->sock, (char *)&p->hello + p->got, sizeof(p->hello) - p->got, MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    if (n <= 0) {
+        pending_close(p);
+        return;
+    }
+    p->got += (uint32_t)n;
+    if (p->got < sizeof(p->hello))
+        return;
+    int sock = p->sock;
+    p->sock = -1;
+    handle_hello(sock, &p->hello, config);
+}
+
+/* Closes handshakes past their deadline; returns the poll timeout until the next one (-1: none). */
+static int pending_expire(uint64_t now)
+{
+    int timeout = -1;
+    for (int i = 0; i < MAX_PENDING; i++) {
+        if (pending[i].sock < 0)
+            continue;
+        if (pending[i].deadline_ns <= now) {
+            pending_close(&pending[i]);
+            continue;
+        }
+        int ms = (int)((pending[i].deadline_ns - now + 999999) / 1000000);
+        if (timeout < 0 || ms < timeout)
+            timeout = ms;
+    }
+    return timeout;
+}
+
 static void reap_ended(void)
 {
     pthread_mutex_lock(&clients_lock);
@@ -261,8 +355,11 @@ int aos_server_run(const struct aos_server_config *config)
         return err;
     }
     aos_log(AOS_LOG_INFO, "server", "listening on %s", config->socket_path);
-    static struct pollfd fds[MAX_CLIENTS + 3];
-    static struct aos_session *watched[MAX_CLIENTS + 3];
+    static struct pollfd fds[MAX_CLIENTS + MAX_PENDING + 3];
+    static struct aos_session *watched[MAX_CLIENTS + MAX_PENDING + 3];
+    static struct pending_hello *handshaking[MAX_CLIENTS + MAX_PENDING + 3];
+    for (int i = 0; i < MAX_PENDING; i++)
+        pending[i].sock = -1;
     bool running = true;
     while (running) {
         nfds_t n = 0;
@@ -274,11 +371,20 @@ int aos_server_run(const struct aos_server_config *config)
             struct aos_session *s = clients[i].session;
             if (s && !clients[i].ended && !atomic_load(&s->dead)) {
                 watched[n] = s;
+                handshaking[n] = NULL;
                 fds[n++] = (struct pollfd){.fd = s->sock, .events = POLLIN | POLLRDHUP};
             }
         }
         pthread_mutex_unlock(&clients_lock);
-        if (poll(fds, n, -1) < 0) {
+        int timeout = pending_expire(aos_now_ns());
+        for (int i = 0; i < MAX_PENDING; i++) {
+            if (pending[i].sock < 0)
+                continue;
+            watched[n] = NULL;
+            handshaking[n] = &pending[i];
+            fds[n++] = (struct pollfd){.fd = pending[i].sock, .events = POLLIN | POLLRDHUP};
+        }
+        if (poll(fds, n, timeout) < 0) {
             if (errno == EINTR)
                 continue;
             break;
@@ -293,18 +399,29 @@ int aos_server_run(const struct aos_server_config *config)
                 break;
             reap_ended();
         }
-        if (fds[2].revents & POLLIN)
-            accept_client(listen_fd, config);
         for (nfds_t i = 3; i < n; i++) {
             if (!fds[i].revents)
                 continue;
+            if (handshaking[i]) {
+                pending_read(handshaking[i], config);
+                continue;
+            }
             char junk[64];
-            /* Clients never write after the hello: any data or EOF means the peer went away. */
+            /* Clients never write after the hello: EOF means the peer went away, and data is a
+             * protocol violation. */
             ssize_t got = recv(fds[i].fd, junk, sizeof(junk), MSG_DONTWAIT);
-            if (got <= 0 || (fds[i].revents & (POLLHUP | POLLRDHUP | POLLERR)))
+            if (got > 0)
+                aos_session_kill(watched[i], "wrote to its socket after the hello");
+            else if (got == 0 || (fds[i].revents & (POLLHUP | POLLRDHUP | POLLERR)) ||
+                     (errno != EAGAIN && errno != EINTR))
                 aos_session_kill(watched[i], "disconnected");
         }
+        if (fds[2].revents & POLLIN)
+            accept_pending(listen_fd, aos_now_ns());
     }
+    for (int i = 0; i < MAX_PENDING; i++)
+        if (pending[i].sock >= 0)
+            pending_close(&pending[i]);
     unlink(config->socket_path);
     close(listen_fd);
     /* Tell every client's service thread to release its objects, then give them a moment. */

@@ -252,7 +252,9 @@ static void *service_main(void *arg)
         idle_since = 0;
     }
     aos_log(AOS_LOG_DEBUG, "session", "client %llu: releasing its objects", (unsigned long long)s->serial);
+    aos_session_quiesce(s);
     aos_handles_destroy(&s->handles);
+    aos_session_release_kept_events(s);
     aos_server_session_ended(s);
     aos_session_unref(s);
     return NULL;

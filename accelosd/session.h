@@ -21,6 +21,7 @@
 #include "native.h"
 
 struct aos_note_queue;
+struct aos_kept_events;
 
 struct aos_session {
     _Atomic int refs;
@@ -35,10 +36,13 @@ struct aos_session {
     pthread_mutex_t note_lock;
     struct aos_note_queue *note_backlog; /* notifications waiting for ring space */
     struct aos_handle_table handles;
+    struct aos_kept_events *kept_events; /* see aos_event_drop (ops_event.c); service thread only */
     uint8_t *msg;           /* private copy of the message being handled */
     pthread_t thread;
     uint64_t bytes_allocated; /* device memory the client holds (buffers and images) */
     uint64_t calls;
+    _Atomic uint64_t elastic_kernels;  /* fair policy: kernels created with a rewritten twin */
+    _Atomic uint64_t elastic_launches; /* launches that ran over a virtual NDRange */
 };
 
 struct aos_session *aos_session_new(int sock, pid_t pid, uid_t uid, int *region_fd);

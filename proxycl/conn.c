@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,13 +53,19 @@ static struct {
     .sock = -1,
 };
 
-static void debug_line(const char *fmt, const char *a, const char *b)
+/* With ACCELOS_DEBUG set (to anything but "0"), prints one line to stderr; silent otherwise,
+ * since ProxyCL runs inside someone else's program. */
+__attribute__((format(printf, 1, 2))) static void debug_line(const char *fmt, ...)
 {
-    if (getenv("ACCELOS_DEBUG")) {
-        fprintf(stderr, "accelOS: ");
-        fprintf(stderr, fmt, a, b);
-        fprintf(stderr, "\n");
-    }
+    const char *debug = getenv("ACCELOS_DEBUG");
+    if (!debug || !*debug || strcmp(debug, "0") == 0)
+        return;
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "accelOS: %s\n", line); /* one write, so lines of threads do not mix */
 }
 
 static void after_fork_in_child(void)
@@ -83,7 +90,7 @@ static int connect_daemon(void)
 {
     char path[108];
     if (aos_socket_default_path(path, sizeof(path)) < 0) {
-        debug_line("%s%s", "socket path too long", "");
+        debug_line("socket path too long (ACCELOS_SOCKET or XDG_RUNTIME_DIR)");
         return -ENAMETOOLONG;
     }
     int sock = aos_sock_connect(path);
@@ -104,7 +111,7 @@ static int connect_daemon(void)
     if (fd >= 0)
         close(fd);
     if (rc < 0) {
-        debug_line("daemon at %s refused the connection: %s", path, strerror(-rc));
+        debug_line("daemon at %s did not accept the connection: %s", path, strerror(-rc));
         close(sock);
         return rc;
     }
@@ -146,7 +153,7 @@ bool aos_conn_alive(void)
     struct pollfd p = {.fd = conn.sock, .events = POLLRDHUP};
     if (poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR))) {
         atomic_store(&conn.state, CONN_DEAD);
-        debug_line("%s%s", "the daemon went away", "");
+        debug_line("the daemon went away");
         /* Wake everyone who waits for slots or staging so they can give up. */
         pthread_mutex_lock(&conn.slot_lock);
         pthread_cond_broadcast(&conn.slot_cond);
@@ -200,12 +207,13 @@ static void slot_free(uint32_t i)
     pthread_mutex_unlock(&conn.slot_lock);
 }
 
-static cl_int slot_wait(uint32_t i)
+/* Waits for slot i's answer: spins for spin_ns first (0 = sleep at once). */
+static cl_int slot_wait(uint32_t i, uint64_t spin_ns)
 {
     struct aos_slot *s = aos_region_slot(&conn.region, i);
     uint64_t start = aos_now_ns();
     while (atomic_load_explicit(&s->state, memory_order_acquire) != AOS_SLOT_DONE) {
-        if (aos_now_ns() - start < REPLY_SPIN_NS)
+        if (aos_now_ns() - start < spin_ns)
             continue;
         atomic_store_explicit(&s->client_sleeping, 1, memory_order_seq_cst);
         if (atomic_load_explicit(&s->state, memory_order_seq_cst) != AOS_SLOT_DONE)
@@ -273,11 +281,14 @@ cl_int aos_req_send(struct aos_req *r, uint32_t opcode)
 
 cl_int aos_req_call(struct aos_req *r, uint32_t opcode, struct aos_reply *rep)
 {
+    /* A daemon that was asleep needs tens of microseconds to wake; spinning meanwhile would only
+     * hold the CPU it needs (2-core machines), so then the client sleeps at once. */
+    bool daemon_asleep = atomic_load_explicit(&conn.req.ctl->consumer_sleeping, memory_order_relaxed) != 0;
     aos_ring_commit(&conn.req, opcode, r->slot, 0);
     pthread_mutex_unlock(&conn.producer_lock);
     memset(rep, 0, sizeof(*rep));
     rep->slot = r->slot;
-    cl_int err = slot_wait(r->slot);
+    cl_int err = slot_wait(r->slot, daemon_asleep ? 0 : REPLY_SPIN_NS);
     if (err != CL_SUCCESS) {
         /* The daemon is gone: the slot will never be answered; keep it out of use. */
         rep->slot = AOS_NO_SLOT;

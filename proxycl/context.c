@@ -1,17 +1,57 @@
 /* Contexts. Properties and callbacks stay in the client; the daemon backs the context with its
- * shared real context for the device set. */
+ * shared real context for the device set. The error callback (pfn_notify) reports what only the
+ * client can see happen to a context: the loss of the daemon, after which the context is unusable. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "conn.h"
+#include "notify.h"
 #include "types.h"
 
 cl_platform_id aos_platform(void);
 bool aos_device_valid(cl_device_id d);
 
+/* Contexts with an error callback, linked through next_notify. */
+static pthread_mutex_t notify_list_lock = PTHREAD_MUTEX_INITIALIZER;
+static cl_context notify_list;
+
+static void notify_list_remove(cl_context c)
+{
+    pthread_mutex_lock(&notify_list_lock);
+    for (cl_context *p = &notify_list; *p; p = &(*p)->next_notify)
+        if (*p == c) {
+            *p = c->next_notify;
+            break;
+        }
+    pthread_mutex_unlock(&notify_list_lock);
+}
+
+void aos_contexts_report_error(const char *message)
+{
+    /* Collect under the lock with a temporary reference each, then call without the lock: a
+     * callback may release its context. */
+    pthread_mutex_lock(&notify_list_lock);
+    size_t n = 0;
+    for (cl_context c = notify_list; c; c = c->next_notify)
+        n++;
+    cl_context *live = n ? malloc(n * sizeof(*live)) : NULL;
+    size_t count = 0;
+    for (cl_context c = notify_list; c && live; c = c->next_notify)
+        if (aos_object_get(c))
+            live[count++] = c;
+    pthread_mutex_unlock(&notify_list_lock);
+    for (size_t i = 0; i < count; i++) {
+        live[i]->notify(message, NULL, 0, live[i]->notify_data);
+        aos_object_put(live[i]);
+    }
+    free(live);
+}
+
 static void context_cleanup(struct aos_object *obj)
 {
     cl_context c = (cl_context)obj;
+    if (c->notify)
+        notify_list_remove(c);
     for (struct aos_destructor_cb *cb = c->destructors, *next; cb; cb = next) {
         next = cb->next;
         cb->fn(c, cb->user_data);
@@ -97,6 +137,12 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *props, cl_ui
         aos_object_hold(c);
         aos_object_unhold(c);
         c = NULL;
+    }
+    if (c && notify) {
+        pthread_mutex_lock(&notify_list_lock);
+        c->next_notify = notify_list;
+        notify_list = c;
+        pthread_mutex_unlock(&notify_list_lock);
     }
     if (errcode_ret)
         *errcode_ret = err;

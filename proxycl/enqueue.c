@@ -1,5 +1,6 @@
 #include "enqueue.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,7 @@ uint32_t aos_enq_wait_bytes(const struct aos_enq *e) { return e->num_wait * (uin
 void aos_enq_encode(struct aos_enq *e, struct aos_enqueue_hdr *hdr, void *wait_out, bool blocking)
 {
     e->encoded = true;
+    atomic_fetch_add_explicit(&e->queue->commands_sent, 1, memory_order_relaxed);
     hdr->queue = e->queue->obj.id;
     hdr->event = e->event ? e->event->obj.id : 0;
     hdr->num_wait = e->num_wait;
@@ -72,6 +74,8 @@ struct armed_step {
 static pthread_mutex_t armed_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct armed_step *armed;
 static uint64_t next_token = 1;
+/* Set once the connection has failed every armed step: nobody would ever run a later one. */
+static bool steps_failed;
 
 uint64_t aos_host_step_arm(struct aos_host_step *step, cl_command_queue queue, cl_event event)
 {
@@ -80,17 +84,30 @@ uint64_t aos_host_step_arm(struct aos_host_step *step, cl_command_queue queue, c
         return 0;
     step->queue = queue;
     step->event_id = event->obj.id;
+    pthread_mutex_lock(&armed_lock);
+    if (steps_failed) {
+        pthread_mutex_unlock(&armed_lock);
+        free(a);
+        return 0;
+    }
     pthread_mutex_lock(&queue->host_lock);
     queue->host_pending++;
     pthread_mutex_unlock(&queue->host_lock);
     aos_object_hold(queue);
-    pthread_mutex_lock(&armed_lock);
     a->step = step;
     a->token = next_token++;
     a->next = armed;
     armed = a;
     pthread_mutex_unlock(&armed_lock);
     return a->token;
+}
+
+void aos_host_steps_after_fork(void)
+{
+    /* The parent's steps belong to the parent's connection. */
+    armed = NULL;
+    steps_failed = false;
+    pthread_mutex_init(&armed_lock, NULL);
 }
 
 static struct aos_host_step *take(uint64_t token)
@@ -136,6 +153,7 @@ void aos_host_steps_fail_all(cl_int status)
 {
     for (;;) {
         pthread_mutex_lock(&armed_lock);
+        steps_failed = true;
         struct armed_step *a = armed;
         if (a)
             armed = a->next;

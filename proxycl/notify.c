@@ -44,6 +44,7 @@ static void *notify_main(void *arg)
     }
     /* The daemon is gone: nothing will complete the host steps still armed. */
     aos_host_steps_fail_all(CL_OUT_OF_RESOURCES);
+    aos_contexts_report_error("accelOS: lost the connection to accelosd; this context can no longer be used");
     return NULL;
 }
 
@@ -67,6 +68,7 @@ void aos_notify_after_fork(void)
 {
     /* The thread did not survive the fork; a new one starts with the next connection. */
     ring = NULL;
+    aos_host_steps_after_fork();
 }
 
 __attribute__((weak)) void aos_program_build_done_note(const struct aos_note_build_done *n) { (void)n; }

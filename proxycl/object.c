@@ -154,6 +154,24 @@ static void maybe_destroy(struct aos_object *o)
         destroy(o);
 }
 
+bool aos_object_get(void *handle)
+{
+    struct aos_object *o = handle;
+    uint32_t refs = atomic_load(&o->refs);
+    do {
+        if (refs == 0)
+            return false;
+    } while (!atomic_compare_exchange_weak(&o->refs, &refs, refs + 1));
+    return true;
+}
+
+void aos_object_put(void *handle)
+{
+    struct aos_object *o = handle;
+    if (atomic_fetch_sub(&o->refs, 1) == 1)
+        maybe_destroy(o);
+}
+
 void aos_object_hold(void *handle)
 {
     atomic_fetch_add(&((struct aos_object *)handle)->holds, 1);

@@ -60,6 +60,13 @@ bool aos_object_alive(const void *handle, uint32_t type);
 cl_int aos_object_retain(void *handle, uint32_t type, cl_int invalid_code);
 cl_int aos_object_release(void *handle, uint32_t type, cl_int invalid_code);
 
+/* A temporary application reference for the library's own use, taken only while the application
+ * still holds one (refs > 0), so it never revives an object being destroyed. Not mirrored to the
+ * daemon: it only keeps the client object alive. Returns false when refs was already 0.
+ * aos_object_put drops it and destroys the object when it was the last reference. */
+bool aos_object_get(void *handle);
+void aos_object_put(void *handle);
+
 /* Internal holds (children on parents). */
 void aos_object_hold(void *handle);
 void aos_object_unhold(void *handle);

@@ -1,5 +1,13 @@
-/* The accelOS platform and its devices, mirrored from the daemon's real devices. Device info never
- * changes, so each (device, param) is fetched once and then answered locally. */
+/*
+ * The accelOS platform and its devices, mirrored from the daemon's real devices. Device info never
+ * changes, so each (device, param) is fetched once and then answered locally.
+ *
+ * Design note. Values are the real device's, except for capabilities ProxyCL cannot forward:
+ * reporting them would only invite calls that fail. Those are sub-devices (partitioning is the
+ * scheduler's job), SVM and native kernels (host pointers and host functions cannot cross into
+ * the daemon), and extensions whose host entry points ProxyCL does not offer (hidden_extensions).
+ * Extensions that only add kernel-language features pass through unchanged.
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +88,117 @@ cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platfor
     return list_platforms(num_entries, platforms, num_platforms);
 }
 
+/* Extensions with host entry points ProxyCL does not offer (prefixes of their names). */
+static const char *const hidden_extensions[] = {
+    "cl_khr_command_buffer", /* clCreateCommandBufferKHR and friends */
+    "cl_khr_create_command_queue", "cl_khr_il_program", "cl_khr_terminate_context",
+    "cl_khr_suggested_local_work_size", "cl_khr_external_", "cl_khr_semaphore",
+    "cl_khr_gl_", "cl_khr_egl_", "cl_khr_d3d", "cl_khr_dx9", "cl_intel_unified_shared_memory",
+    "cl_pocl_", /* clSetContentSizeBufferPoCL */
+};
+
+static bool extension_hidden(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof(hidden_extensions) / sizeof(hidden_extensions[0]); i++) {
+        size_t n = strlen(hidden_extensions[i]);
+        if (len >= n && memcmp(name, hidden_extensions[i], n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Removes hidden extensions, with the blanks after them, from a blank-separated list in place;
+ * everything else keeps its exact spelling. Returns the new size. */
+static size_t filter_extension_string(char *list, size_t size)
+{
+    if (size == 0)
+        return 0;
+    list[size - 1] = '\0';
+    char *out = list;
+    for (char *at = list; *at;) {
+        char *end = at;
+        while (*end && *end != ' ')
+            end++;
+        while (*end == ' ')
+            end++;
+        size_t len = (size_t)(end - at);
+        if (!extension_hidden(at, strcspn(at, " "))) {
+            memmove(out, at, len);
+            out += len;
+        }
+        at = end;
+    }
+    *out = '\0';
+    return (size_t)(out - list) + 1;
+}
+
+static size_t filter_extension_versions(cl_name_version *v, size_t size)
+{
+    size_t n = size / sizeof(*v), kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!extension_hidden(v[i].name, strnlen(v[i].name, CL_NAME_VERSION_MAX_NAME_SIZE)))
+            v[kept++] = v[i];
+    return kept * sizeof(*v);
+}
+
+/* Adjusts a real value to what ProxyCL can deliver (see the design note); returns its new size. */
+static size_t restrict_value(uint32_t kind, cl_uint param, void *v, size_t size)
+{
+    if (kind == AOS_INFO_PLATFORM && param == CL_PLATFORM_EXTENSIONS)
+        return filter_extension_string(v, size);
+    if (kind == AOS_INFO_PLATFORM && param == CL_PLATFORM_EXTENSIONS_WITH_VERSION)
+        return filter_extension_versions(v, size);
+    if (kind != AOS_INFO_DEVICE)
+        return size;
+    switch (param) {
+    case CL_DEVICE_EXTENSIONS:
+        return filter_extension_string(v, size);
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+        return filter_extension_versions(v, size);
+    case CL_DEVICE_EXECUTION_CAPABILITIES:
+        if (size == sizeof(cl_device_exec_capabilities))
+            *(cl_device_exec_capabilities *)v &= ~(cl_device_exec_capabilities)CL_EXEC_NATIVE_KERNEL;
+        return size;
+    case CL_DEVICE_SVM_CAPABILITIES:
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+        memset(v, 0, size);
+        return size;
+    case CL_DEVICE_PARTITION_PROPERTIES:
+        /* "No partition types": a list holding only the 0 terminator. */
+        if (size >= sizeof(cl_device_partition_property)) {
+            memset(v, 0, sizeof(cl_device_partition_property));
+            return sizeof(cl_device_partition_property);
+        }
+        return size;
+    default:
+        return size;
+    }
+}
+
+/* Fetches a whole info value from the daemon into a malloc'ed buffer (*v, NULL when empty) and
+ * restricts it. A value of size 0 is legal (an empty list) and needs no second query. */
+static cl_int fetch_info(uint32_t kind, uint64_t id, cl_uint param, void **v, size_t *v_size)
+{
+    size_t need = 0;
+    *v = NULL;
+    *v_size = 0;
+    cl_int err = aos_get_info(kind, id, 0, param, 0, NULL, &need);
+    if (err != CL_SUCCESS || need == 0)
+        return err;
+    void *buf = malloc(need);
+    if (!buf)
+        return CL_OUT_OF_HOST_MEMORY;
+    err = aos_get_info(kind, id, 0, param, need, buf, NULL);
+    if (err != CL_SUCCESS) {
+        free(buf);
+        return err;
+    }
+    *v = buf;
+    *v_size = restrict_value(kind, param, buf, need);
+    return CL_SUCCESS;
+}
+
 cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_info param, size_t size, void *value,
                                      size_t *size_ret)
 {
@@ -92,6 +211,16 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_info param, s
         return aos_info_value(PLATFORM_VENDOR, sizeof(PLATFORM_VENDOR), size, value, size_ret);
     case CL_PLATFORM_ICD_SUFFIX_KHR:
         return aos_info_value(ICD_SUFFIX, sizeof(ICD_SUFFIX), size, value, size_ret);
+    case CL_PLATFORM_EXTENSIONS:
+    case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
+        void *v = NULL;
+        size_t v_size = 0;
+        cl_int err = fetch_info(AOS_INFO_PLATFORM, AOS_PLATFORM_ID, param, &v, &v_size);
+        if (err == CL_SUCCESS)
+            err = aos_info_value(v, v_size, size, value, size_ret);
+        free(v);
+        return err;
+    }
     default:
         return aos_get_info(AOS_INFO_PLATFORM, AOS_PLATFORM_ID, 0, param, size, value, size_ret);
     }
@@ -148,20 +277,21 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info param, size_t 
         e = e->next;
     pthread_mutex_unlock(&d->cache_lock);
     if (!e) {
-        size_t need = 0;
-        cl_int err = aos_get_info(AOS_INFO_DEVICE, d->obj.id, 0, param, 0, NULL, &need);
+        void *v = NULL;
+        size_t v_size = 0;
+        cl_int err = fetch_info(AOS_INFO_DEVICE, d->obj.id, param, &v, &v_size);
         if (err != CL_SUCCESS)
             return err;
-        e = malloc(sizeof(*e) + need);
-        if (!e)
+        e = malloc(sizeof(*e) + v_size);
+        if (!e) {
+            free(v);
             return CL_OUT_OF_HOST_MEMORY;
-        e->param = param;
-        e->size = need;
-        err = aos_get_info(AOS_INFO_DEVICE, d->obj.id, 0, param, need, e->value, NULL);
-        if (err != CL_SUCCESS) {
-            free(e);
-            return err;
         }
+        e->param = param;
+        e->size = v_size;
+        if (v_size)
+            memcpy(e->value, v, v_size);
+        free(v);
         pthread_mutex_lock(&d->cache_lock);
         e->next = d->cache;
         d->cache = e;

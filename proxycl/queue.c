@@ -1,4 +1,5 @@
 /* Command queues, flush and finish. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,11 +161,21 @@ cl_int CL_API_CALL clFinish(cl_command_queue q)
 {
     if (!aos_object_valid(q, AOS_OBJ_QUEUE))
         return CL_INVALID_COMMAND_QUEUE;
+    uint64_t sent = atomic_load_explicit(&q->commands_sent, memory_order_acquire);
+    if (sent == atomic_load_explicit(&q->commands_finished, memory_order_acquire) && aos_conn_alive()) {
+        aos_host_steps_wait(q);
+        return CL_SUCCESS;
+    }
     struct aos_req_queue r = {.queue = q->obj.id};
     struct aos_reply rep;
     cl_int err = aos_call(AOS_OP_FINISH, &r, sizeof(r), &rep);
     aos_reply_release(&rep);
-    if (err == CL_SUCCESS || err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    if (err == CL_SUCCESS || err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
         aos_host_steps_wait(q);
+        /* Everything sent before this finish is done; later commands keep the count ahead. */
+        uint64_t done = atomic_load_explicit(&q->commands_finished, memory_order_relaxed);
+        while (done < sent && !atomic_compare_exchange_weak(&q->commands_finished, &done, sent))
+            ;
+    }
     return err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST ? CL_SUCCESS : err;
 }

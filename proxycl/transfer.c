@@ -289,12 +289,16 @@ cl_int aos_xfer_run(const struct aos_xfer *x, cl_command_queue queue, cl_bool bl
     }
 
     pthread_mutex_lock(&job->lock);
+    bool failed = false;
     if (blocking && err == CL_SUCCESS) {
         while (job->refs > 1)
             pthread_cond_wait(&job->cond, &job->lock);
-        err = job->status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+        failed = job->status < 0;
     }
     job_unref_locked(job);
+    /* A piece failed: in the device, or because the daemon is gone (conn.h's contract). */
+    if (failed)
+        err = aos_conn_alive() ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_OUT_OF_RESOURCES;
 
     if (prev && event && err == CL_SUCCESS)
         *event = prev;

@@ -32,6 +32,7 @@ struct _cl_context {
     size_t props_size;            /* bytes including the terminator; 0 if none */
     void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
     void *notify_data;
+    cl_context next_notify;       /* list of contexts with an error callback (context.c) */
     struct aos_destructor_cb *destructors; /* clSetContextDestructorCallback, run at last release */
 };
 
@@ -47,6 +48,10 @@ struct _cl_command_queue {
     pthread_mutex_t host_lock;
     pthread_cond_t host_cond;
     uint32_t host_pending;
+    /* Commands sent, and how many of them a successful clFinish has covered: a finish with
+     * nothing new since the last one needs no round trip (PoCL answers that in nanoseconds). */
+    _Atomic uint64_t commands_sent;
+    _Atomic uint64_t commands_finished;
 };
 
 enum aos_map_kind { AOS_MAP_BUFFER = 1, AOS_MAP_IMAGE = 2 };

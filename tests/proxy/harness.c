@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -38,6 +39,7 @@ void aos_test_daemon_start(const char *const *extra_args)
     argv[n] = NULL;
     daemon_pid = fork();
     if (daemon_pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* a test that dies early must not leave it running */
         execv(bin, (char *const *)argv);
         _exit(127);
     }
@@ -67,6 +69,22 @@ void aos_test_daemon_stop(void)
 }
 
 pid_t aos_test_daemon_pid(void) { return daemon_pid; }
+
+bool aos_test_daemon_alive(void)
+{
+    /* kill(pid, 0) also succeeds on a zombie, and only the parent can reap it: read its state. */
+    char path[64], stat[512];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)daemon_pid);
+    FILE *f = daemon_pid > 0 ? fopen(path, "r") : NULL;
+    if (!f)
+        return false;
+    size_t n = fread(stat, 1, sizeof(stat) - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *end = strrchr(stat, ')'); /* "pid (comm) state ..." */
+    return end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
+}
+
 const char *aos_test_socket_path(void) { return socket_path; }
 
 cl_platform_id aos_test_platform(void)
@@ -118,7 +136,12 @@ cl_program aos_test_build(cl_context ctx, const char *source, const char *option
 
 int aos_test_run_suite(Suite *suite)
 {
-    aos_test_daemon_start(NULL);
+    return aos_test_run_suite_with_args(suite, NULL);
+}
+
+int aos_test_run_suite_with_args(Suite *suite, const char *const *daemon_args)
+{
+    aos_test_daemon_start(daemon_args);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);

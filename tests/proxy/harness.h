@@ -12,6 +12,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_0_APIS
 #include <CL/cl.h>
 #include <check.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* Starts accelosd on a fresh socket under a temporary directory, exports ACCELOS_SOCKET and waits
@@ -20,6 +21,8 @@ void aos_test_daemon_start(const char *const *extra_args);
 /* Stops the daemon (SIGTERM, then waits) and removes the temporary directory. */
 void aos_test_daemon_stop(void);
 pid_t aos_test_daemon_pid(void);
+/* True while the daemon process runs (not exited, not a zombie). Works from any process. */
+bool aos_test_daemon_alive(void);
 const char *aos_test_socket_path(void);
 
 /* The accelOS platform and its first device, found through clGetPlatformIDs. */
@@ -37,5 +40,7 @@ void *aos_test_forged_handle(void);
 
 /* Runs a Check suite with the daemon started around it; returns the process exit code. */
 int aos_test_run_suite(Suite *suite);
+/* The same with extra daemon arguments (NULL-terminated), e.g. {"--policy", "fair", NULL}. */
+int aos_test_run_suite_with_args(Suite *suite, const char *const *daemon_args);
 
 #endif

@@ -1,0 +1,64 @@
+/*
+ * Elastic twins (policy fair). A program built from source keeps its native build: that is the
+ * program the application sees (info, build log, binaries, kernel descriptions). Next to it the
+ * daemon builds a twin from the same source and options through the JIT (accelos/jit.h), whose
+ * kernels run as persistent work-group loops over a virtual NDRange; launches use the twin's
+ * kernels (launch.c). Anything the JIT cannot do leaves the program or kernel native.
+ *
+ * Ownership: a twin program is reference counted (the program handle holds one, every twin
+ * kernel another); a twin kernel has a single owner, the client's kernel handle.
+ */
+#ifndef ACCELOSD_ELASTIC_H
+#define ACCELOSD_ELASTIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "native.h"
+
+struct aos_elastic_program;
+struct aos_elastic_job;
+
+/* A rewritten kernel of a twin program. */
+struct aos_elastic_kernel {
+    cl_kernel kernel;        /* the twin's real kernel: one reference */
+    cl_device_id device;     /* the device it was built for */
+    cl_uint num_args;        /* the application's arguments; runtime arguments follow */
+    unsigned runtime_args;   /* trailing arguments the launch sets (the virtual NDRange record) */
+    size_t wg_size;          /* CL_KERNEL_WORK_GROUP_SIZE of the twin on device */
+    size_t compile_wg[3];    /* reqd_work_group_size, zeros when absent */
+};
+
+/*
+ * Starts the JIT compile of prog's source for devs (n > 0) on a helper thread, so it overlaps the
+ * native build. Returns NULL when the program cannot be elastic: not created from source, devices
+ * without a common JIT target, or no resources. The caller must finish the job.
+ */
+struct aos_elastic_job *aos_elastic_job_start(cl_program prog, cl_uint n, const cl_device_id *devs,
+                                              const char *options);
+/* Waits for the compile. When native_ok, loads the rewritten module and builds it for the same
+ * devices. Returns the twin (one reference) or NULL (the program stays native; the reason is
+ * logged). Frees the job. */
+struct aos_elastic_program *aos_elastic_job_finish(struct aos_elastic_job *job, bool native_ok);
+
+void aos_elastic_program_ref(struct aos_elastic_program *ep);
+void aos_elastic_program_unref(struct aos_elastic_program *ep);
+
+/*
+ * The twin of the application's kernel `name`, whose native build takes num_args arguments.
+ * NULL when the JIT left that kernel native, or the twin does not match (argument count).
+ * Destroy with aos_elastic_kernel_destroy().
+ */
+struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep, const char *name,
+                                                  cl_uint num_args);
+/* A clone for clCloneKernel (argument values included), or NULL. */
+struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_kernel *ek);
+void aos_elastic_kernel_destroy(struct aos_elastic_kernel *ek);
+
+/* The twin of a client's program id (a new reference), or NULL when it has none. Implemented
+ * in ops_program.c, which owns the program handles' state; service thread only. */
+struct aos_session;
+struct aos_elastic_program *aos_program_twin(struct aos_session *s, uint64_t program_id);
+
+#endif

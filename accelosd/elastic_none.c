@@ -1,0 +1,47 @@
+/* A daemon built without the JIT or the scheduling core: every program, kernel and launch stays
+ * native (elastic.h, launch.h). */
+#include "elastic.h"
+
+#include "accelos/log.h"
+#include "launch.h"
+
+struct aos_elastic_job *aos_elastic_job_start(cl_program prog, cl_uint n, const cl_device_id *devs,
+                                              const char *options)
+{
+    (void)prog, (void)n, (void)devs, (void)options;
+    aos_log(AOS_LOG_INFO, "elastic", "built without the JIT: program stays native");
+    return NULL;
+}
+
+struct aos_elastic_program *aos_elastic_job_finish(struct aos_elastic_job *job, bool native_ok)
+{
+    (void)job, (void)native_ok;
+    return NULL;
+}
+
+void aos_elastic_program_ref(struct aos_elastic_program *ep) { (void)ep; }
+void aos_elastic_program_unref(struct aos_elastic_program *ep) { (void)ep; }
+
+struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep, const char *name,
+                                                  cl_uint num_args)
+{
+    (void)ep, (void)name, (void)num_args;
+    return NULL;
+}
+
+struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_kernel *ek)
+{
+    (void)ek;
+    return NULL;
+}
+
+void aos_elastic_kernel_destroy(struct aos_elastic_kernel *ek) { (void)ek; }
+
+bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
+                        const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait, cl_event *ev)
+{
+    (void)s, (void)queue, (void)ek, (void)shape, (void)num_wait, (void)wait, (void)ev;
+    return false;
+}
+
+void aos_launch_shutdown(void) {}

@@ -1,0 +1,81 @@
+/*
+ * accelosd scheduler configuration (scheduler/config.c).
+ *
+ * Format: one `key = value` per line; `#` starts a comment anywhere; blank
+ * lines are ignored; keys and values are trimmed. Keys:
+ *   policy = fair | fifo
+ *   slice_ms = N                 1..60000, default 4
+ *   max_inflight_per_client = N  0..1000000 (0 = unlimited), default 64
+ *   vgroup_timeout_ms = N        0..3600000 (0 = no timeout), default 10000
+ *   weight.<uid or client name> = N   1..1000 (unlisted clients weigh 1)
+ * Each key may appear once (each weight.<client> once).
+ *
+ * The daemon refuses to start on any error and prints every one: the parser
+ * does not stop at the first bad line, it records up to
+ * AOS_SCHED_CONFIG_MAX_ERRORS of them with their line numbers.
+ *
+ * Ownership: the config owns its weight table; release it with
+ * aos_sched_config_release(). A failed parse leaves the config untouched.
+ */
+#ifndef ACCELOS_SCHED_CONFIG_H
+#define ACCELOS_SCHED_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "accelos/sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AOS_SCHED_CONFIG_MAX_ERRORS 16
+#define AOS_SCHED_CONFIG_MAX_CLIENT 64 /* bytes of a client name, NUL included */
+
+struct aos_sched_config_weight {
+	char client[AOS_SCHED_CONFIG_MAX_CLIENT]; /* all digits: a uid; otherwise a client name */
+	uint32_t weight;
+	unsigned line;                             /* where it was set, for messages */
+};
+
+struct aos_sched_config {
+	enum aos_sched_policy_id policy;
+	uint32_t slice_ms;
+	uint32_t max_inflight_per_client; /* 0 = unlimited */
+	uint32_t vgroup_timeout_ms;       /* 0 = no timeout */
+	struct aos_sched_config_weight *weights; /* owned; n_weights entries */
+	size_t n_weights;
+};
+
+struct aos_sched_config_error {
+	unsigned line;    /* 1-based; 0 = the file as a whole (cannot open, too large) */
+	char reason[160];
+};
+
+struct aos_sched_config_errors {
+	size_t count; /* errors found; only the first AOS_SCHED_CONFIG_MAX_ERRORS are stored */
+	struct aos_sched_config_error e[AOS_SCHED_CONFIG_MAX_ERRORS];
+};
+
+/* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, no weights. */
+void aos_sched_config_init(struct aos_sched_config *cfg);
+void aos_sched_config_release(struct aos_sched_config *cfg);
+
+/*
+ * Parses `len` bytes of `text` (need not be NUL-terminated) over the values
+ * already in cfg. Returns 0; -EINVAL with errs filled (count >= 1) on any
+ * bad line, leaving cfg unchanged; -ENOMEM. `errs` may be NULL.
+ */
+int aos_sched_config_parse(struct aos_sched_config *cfg, const char *text, size_t len,
+			   struct aos_sched_config_errors *errs);
+/* Reads and parses a file (at most 1 MiB). As parse, plus -errno when the file
+ * cannot be read (reported as line 0). */
+int aos_sched_config_load(struct aos_sched_config *cfg, const char *path, struct aos_sched_config_errors *errs);
+
+/* Weight of a client: weight.<uid> if set, else weight.<name>, else 1. `name` may be NULL. */
+uint32_t aos_sched_config_weight(const struct aos_sched_config *cfg, uint32_t uid, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,219 @@
+/*
+ * Virtual-time picker for time-slicing, after the fair-queueing part of
+ * Neon's Disengaged Fair Queueing (Menychtas et al.):
+ *   1. each active entity's virtual time advances by its resource use in the
+ *      last interval; here use = device time x fraction of the device held,
+ *      divided by the entity's weight;
+ *   2. the system virtual time is the oldest virtual time among active
+ *      entities; an entity that (re)joins behind it is moved forward to it,
+ *      so an idle client cannot hoard credit and then burst;
+ *   3. the next to run is the active entity furthest behind.
+ * An entity that leaves keeps its virtual time (remembered until forget), so
+ * leaving and rejoining cannot shed a debt either. Entities are few (active
+ * clients or kernels), so a flat array and linear scans are enough.
+ */
+#include "accelos/sched.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+struct vt_entry {
+	uint64_t id;
+	double weight;
+	double vtime;
+	uint64_t arrival;
+	int active;
+};
+
+struct aos_sched_vt {
+	struct vt_entry *e;
+	size_t n, cap;
+	uint64_t next_arrival;
+	double now; /* system virtual time, never decreases */
+};
+
+static double weight_or_1(double w)
+{
+	return w > 0 && isfinite(w) ? w : 1.0;
+}
+
+struct aos_sched_vt *aos_sched_vt_new(void)
+{
+	return calloc(1, sizeof(struct aos_sched_vt));
+}
+
+void aos_sched_vt_destroy(struct aos_sched_vt *vt)
+{
+	if (!vt)
+		return;
+	free(vt->e);
+	free(vt);
+}
+
+static struct vt_entry *find(const struct aos_sched_vt *vt, uint64_t id)
+{
+	for (size_t i = 0; vt && i < vt->n; i++)
+		if (vt->e[i].id == id)
+			return &vt->e[i];
+	return NULL;
+}
+
+/* System virtual time follows the slowest active entity, forward only. */
+static void advance(struct aos_sched_vt *vt)
+{
+	int any = 0;
+	double min = 0;
+	for (size_t i = 0; i < vt->n; i++) {
+		if (!vt->e[i].active)
+			continue;
+		if (!any || vt->e[i].vtime < min)
+			min = vt->e[i].vtime;
+		any = 1;
+	}
+	if (any && min > vt->now)
+		vt->now = min;
+}
+
+int aos_sched_vt_join(struct aos_sched_vt *vt, uint64_t id, double weight)
+{
+	if (!vt)
+		return -EINVAL;
+	struct vt_entry *e = find(vt, id);
+	if (e && e->active)
+		return -EEXIST;
+	if (!e) {
+		if (vt->n == vt->cap) {
+			size_t cap = vt->cap ? vt->cap * 2 : 16;
+			struct vt_entry *ne = realloc(vt->e, cap * sizeof(*ne));
+			if (!ne)
+				return -ENOMEM;
+			vt->e = ne;
+			vt->cap = cap;
+		}
+		e = &vt->e[vt->n++];
+		*e = (struct vt_entry){ .id = id, .vtime = vt->now };
+	}
+	e->weight = weight_or_1(weight);
+	if (e->vtime < vt->now)
+		e->vtime = vt->now; /* no credit for time spent idle */
+	e->arrival = vt->next_arrival++;
+	e->active = 1;
+	advance(vt);
+	return 0;
+}
+
+int aos_sched_vt_leave(struct aos_sched_vt *vt, uint64_t id)
+{
+	struct vt_entry *e = find(vt, id);
+	if (!e || !e->active)
+		return -ENOENT;
+	e->active = 0;
+	advance(vt);
+	return 0;
+}
+
+int aos_sched_vt_forget(struct aos_sched_vt *vt, uint64_t id)
+{
+	struct vt_entry *e = find(vt, id);
+	if (!e)
+		return -ENOENT;
+	*e = vt->e[--vt->n];
+	advance(vt);
+	return 0;
+}
+
+int aos_sched_vt_set_weight(struct aos_sched_vt *vt, uint64_t id, double weight)
+{
+	struct vt_entry *e = find(vt, id);
+	if (!e)
+		return -ENOENT;
+	e->weight = weight_or_1(weight);
+	return 0;
+}
+
+int aos_sched_vt_charge(struct aos_sched_vt *vt, uint64_t id, uint64_t device_ns, double share)
+{
+	struct vt_entry *e = find(vt, id);
+	if (!e)
+		return -ENOENT;
+	if (!(share >= 0 && share <= 1))
+		return -EINVAL;
+	e->vtime += (double)device_ns * share / e->weight;
+	advance(vt);
+	return 0;
+}
+
+/* Strict total order among active entities: arrival numbers are unique. */
+static int before(const struct vt_entry *a, const struct vt_entry *b)
+{
+	return a->vtime < b->vtime || (a->vtime == b->vtime && a->arrival < b->arrival);
+}
+
+size_t aos_sched_vt_order(const struct aos_sched_vt *vt, uint64_t *ids, size_t cap)
+{
+	size_t active = 0;
+	const struct vt_entry *prev = NULL;
+	if (!vt)
+		return 0;
+	for (size_t i = 0; i < vt->n; i++)
+		active += vt->e[i].active != 0;
+	/* Selection without scratch memory: each round takes the smallest entry
+	 * after the previous one. O(n * cap); n is the number of clients. */
+	for (size_t k = 0; ids && k < cap && k < active; k++) {
+		const struct vt_entry *best = NULL;
+		for (size_t i = 0; i < vt->n; i++) {
+			const struct vt_entry *e = &vt->e[i];
+			if (!e->active || (prev && !before(prev, e)))
+				continue;
+			if (!best || before(e, best))
+				best = e;
+		}
+		ids[k] = best->id;
+		prev = best;
+	}
+	return active;
+}
+
+int aos_sched_vt_pick(const struct aos_sched_vt *vt, uint64_t *id)
+{
+	uint64_t first;
+	if (aos_sched_vt_order(vt, &first, 1) == 0)
+		return -ENOENT;
+	if (id)
+		*id = first;
+	return 0;
+}
+
+int aos_sched_vt_get(const struct aos_sched_vt *vt, uint64_t id, double *vtime, uint64_t *arrival)
+{
+	const struct vt_entry *e = find(vt, id);
+	if (!e)
+		return -ENOENT;
+	if (vtime)
+		*vtime = e->vtime;
+	if (arrival)
+		*arrival = e->arrival;
+	return 0;
+}
+
+double aos_sched_vt_now(const struct aos_sched_vt *vt)
+{
+	return vt ? vt->now : 0;
+}
+
+uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64_t remaining, uint64_t probe)
+{
+	uint64_t n;
+	if (remaining == 0)
+		return 0;
+	if (!(ns_per_vgroup > 0) || !isfinite(ns_per_vgroup)) {
+		n = probe;
+	} else {
+		double q = floor((double)slice_ns / ns_per_vgroup);
+		n = q >= (double)remaining ? remaining : (uint64_t)q;
+	}
+	if (n < 1)
+		n = 1;
+	return n > remaining ? remaining : n;
+}

@@ -1,0 +1,51 @@
+/*
+ * The running test daemon's status report (accelosd --status), for tests that check what the
+ * daemon did behind the application's back: the policy, and per client the kernels that got an
+ * elastic twin and the launches that ran over a virtual NDRange.
+ */
+#ifndef ACCELOS_TEST_DAEMON_STATUS_H
+#define ACCELOS_TEST_DAEMON_STATUS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "accelos/sock.h"
+#include "accelos/wire.h"
+#include "harness.h"
+
+/* Reads the whole report into text (NUL-terminated). */
+static inline void aos_test_status_text(char *text, size_t size)
+{
+    int sock = aos_sock_connect(aos_test_socket_path());
+    ck_assert_int_ge(sock, 0);
+    struct aos_hello hello = {.magic = AOS_WIRE_MAGIC, .version = AOS_WIRE_VERSION, .kind = AOS_HELLO_STATUS};
+    ck_assert_int_eq(aos_sock_send(sock, &hello, sizeof(hello), -1), 0);
+    struct aos_welcome welcome;
+    ck_assert_int_ge(aos_sock_recv(sock, &welcome, sizeof(welcome), NULL, 5000), 0);
+    ck_assert_int_eq(welcome.status, 0);
+    size_t got = 0;
+    ssize_t n;
+    while (got < size - 1 && (n = read(sock, text + got, size - 1 - got)) > 0)
+        got += (size_t)n;
+    close(sock);
+    text[got] = 0;
+}
+
+/* The elastic counters of the client whose process is pid; fails the test when it is not listed. */
+static inline void aos_test_status_elastic(pid_t pid, long long *kernels, long long *launches)
+{
+    char text[16384], key[48];
+    aos_test_status_text(text, sizeof(text));
+    snprintf(key, sizeof(key), " pid %d ", (int)pid);
+    char *line = strstr(text, key);
+    ck_assert_msg(line != NULL, "pid %d not in the status report:\n%s", (int)pid, text);
+    char *k = strstr(line, " elastic-kernels "), *l = strstr(line, " elastic-launches ");
+    ck_assert_ptr_nonnull(k);
+    ck_assert_ptr_nonnull(l);
+    *kernels = atoll(k + strlen(" elastic-kernels "));
+    *launches = atoll(l + strlen(" elastic-launches "));
+}
+
+#endif

@@ -1,0 +1,128 @@
+/* Two applications running elastic kernels at the same time under the fair policy: each gets its
+ * own correct results, and the daemon serves both elastically at once. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "daemon_status.h"
+#include "harness.h"
+
+/* Enough work per item that launches overlap, with results that depend on every item's index. */
+static const char *src =
+    "kernel void scramble(global const uint *in, global uint *out, uint seed, local uint *tile)\n"
+    "{ size_t i = get_global_id(0), l = get_local_id(0);\n"
+    "  uint h = in[i] ^ seed;\n"
+    "  for (int r = 0; r < 1000; r++) h = h * 1664525u + 1013904223u + (uint)get_group_id(0);\n"
+    "  tile[l] = h; barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[i] = tile[get_local_size(0) - 1 - l] + (uint)get_num_groups(0); }\n";
+
+enum { N = 1 << 15, LOCAL = 64, ROUNDS = 16 };
+
+static uint32_t reference(const uint32_t *in, uint32_t seed, size_t i)
+{
+    size_t g = i / LOCAL, mirror = g * LOCAL + (LOCAL - 1 - i % LOCAL);
+    uint32_t h = in[mirror] ^ seed;
+    for (int r = 0; r < 1000; r++)
+        h = h * 1664525u + 1013904223u + (uint32_t)g;
+    return h + (uint32_t)(N / LOCAL);
+}
+
+/* One application: says it is ready, and runs its first launch on the first go byte and the rest
+ * on the second, checking every result. Returns the process exit code. */
+static int client(int go_fd, int ready_fd, uint32_t salt)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "scramble", &err);
+    if (err != CL_SUCCESS)
+        return 3;
+    uint32_t *in = malloc(N * sizeof(uint32_t)), *out = malloc(N * sizeof(uint32_t));
+    for (uint32_t i = 0; i < N; i++)
+        in[i] = i * 2654435761u + salt;
+    cl_mem min = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * sizeof(uint32_t), in, &err);
+    cl_mem mout = clCreateBuffer(ctx, 0, N * sizeof(uint32_t), NULL, &err);
+    clSetKernelArg(k, 0, sizeof(min), &min);
+    clSetKernelArg(k, 1, sizeof(mout), &mout);
+    clSetKernelArg(k, 3, LOCAL * sizeof(uint32_t), NULL);
+    char c = 'r';
+    if (write(ready_fd, &c, 1) != 1 || read(go_fd, &c, 1) != 1)
+        return 3;
+    int bad = 0;
+    for (int round = 0; round < ROUNDS && !bad; round++) {
+        if (round == 1 && (write(ready_fd, &c, 1) != 1 || read(go_fd, &c, 1) != 1))
+            return 3;
+        uint32_t seed = salt + (uint32_t)round;
+        size_t global = N, local = LOCAL;
+        clSetKernelArg(k, 2, sizeof(seed), &seed);
+        cl_int e1 = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+        cl_int e2 = clEnqueueReadBuffer(q, mout, CL_TRUE, 0, N * sizeof(uint32_t), out, 0, NULL, NULL);
+        if (e1 != CL_SUCCESS || e2 != CL_SUCCESS) {
+            fprintf(stderr, "client %u round %d: launch %d, read %d\n", salt, round, e1, e2);
+            return 4;
+        }
+        for (size_t i = 0; i < N && !bad; i++)
+            bad = out[i] != reference(in, seed, i);
+    }
+    long long kernels, launches;
+    aos_test_status_elastic(getpid(), &kernels, &launches);
+    return bad ? 1 : (kernels == 1 && launches == ROUNDS) ? 0 : 2;
+}
+
+START_TEST(test_two_clients_at_once)
+{
+    /* Nothing here touches OpenCL before the fork: each child is its own client. */
+    int go[2], ready[2];
+    ck_assert_int_eq(pipe(go), 0);
+    ck_assert_int_eq(pipe(ready), 0);
+    pid_t kids[2];
+    for (int c = 0; c < 2; c++) {
+        kids[c] = fork();
+        ck_assert_int_ge(kids[c], 0);
+        if (kids[c] == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            close(go[1]);
+            close(ready[0]);
+            _exit(client(go[0], ready[1], 0x1000u * (uint32_t)(c + 1)));
+        }
+    }
+    close(go[0]);
+    close(ready[1]);
+    char c;
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(read(ready[0], &c, 1), 1);
+    ck_assert_int_eq(write(go[1], "gg", 2), 2);
+    /* Both have run one launch and are still connected: the daemon serves both elastically. */
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(read(ready[0], &c, 1), 1);
+    long long kernels, launches;
+    for (int i = 0; i < 2; i++) {
+        aos_test_status_elastic(kids[i], &kernels, &launches);
+        ck_assert_int_eq(kernels, 1);
+        ck_assert_int_eq(launches, 1);
+    }
+    /* The remaining rounds of both run at the same time. */
+    ck_assert_int_eq(write(go[1], "gg", 2), 2);
+    for (int i = 0; i < 2; i++) {
+        int status = 0;
+        ck_assert_int_eq(waitpid(kids[i], &status, 0), kids[i]);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "client %d: status %d (1: wrong results, "
+                      "2: not elastic, 3/4: setup)", i, status);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("fair_clients");
+    TCase *tc = tcase_create("fair_clients");
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, test_two_clients_at_once);
+    suite_add_tcase(s, tc);
+    static const char *const args[] = {"--policy", "fair", NULL};
+    return aos_test_run_suite_with_args(s, args);
+}

@@ -1,0 +1,211 @@
+/* Queue semantics under the fair policy: an elastic launch is one command to the application, so
+ * wait lists, user events, markers, callbacks, out-of-order queues and clFinish behave as native. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon_status.h"
+#include "harness.h"
+
+static const char *src =
+    "kernel void fill(global int *x, int v) { x[get_global_id(0)] = v + (int)get_global_id(0); }\n"
+    "kernel void twice(global const int *x, global int *y) { size_t i = get_global_id(0); y[i] = 2 * x[i]; }\n";
+
+enum { N = 4096 };
+
+static cl_mem make_buffer(cl_context ctx, size_t size)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    return m;
+}
+
+static cl_kernel make_kernel(cl_program p, const char *name)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    return k;
+}
+
+static cl_int event_status(cl_event ev)
+{
+    cl_int st = 1;
+    ck_assert_int_eq(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL), CL_SUCCESS);
+    return st;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void CL_CALLBACK on_complete(cl_event ev, cl_int status, void *data)
+{
+    (void)ev;
+    *(volatile cl_int *)data = status == CL_COMPLETE ? 1 : -1;
+}
+
+START_TEST(test_user_event_gates_elastic_launch)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = make_kernel(p, "fill");
+    cl_mem m = make_buffer(ctx, N * sizeof(int));
+    int v = 1000;
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(v), &v), CL_SUCCESS);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(ctx, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    size_t global = N, local = 64;
+    cl_event ev, marker;
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 1, &gate, &ev), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueMarkerWithWaitList(q, 0, NULL, &marker), CL_SUCCESS);
+    volatile cl_int called = 0;
+    ck_assert_int_eq(clSetEventCallback(ev, CL_COMPLETE, on_complete, (void *)&called), CL_SUCCESS);
+    ck_assert_int_eq(clFlush(q), CL_SUCCESS);
+    sleep_ms(100);
+    ck_assert_int_gt(event_status(ev), CL_COMPLETE);
+    ck_assert_int_gt(event_status(marker), CL_COMPLETE);
+    ck_assert_int_eq(called, 0);
+    ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_int_eq(clWaitForEvents(1, &marker), CL_SUCCESS);
+    ck_assert_int_eq(event_status(ev), CL_COMPLETE);
+    for (int i = 0; i < 500 && !called; i++)
+        sleep_ms(2);
+    ck_assert_int_eq(called, 1);
+    int *out = malloc(N * sizeof(int));
+    ck_assert_int_eq(clEnqueueReadBuffer(q, m, CL_TRUE, 0, N * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(out[i], 1000 + i);
+
+    /* A failed dependency fails the launch, as it does natively. */
+    cl_event bad = clCreateUserEvent(ctx, &err);
+    cl_event ev2;
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 1, &bad, &ev2), CL_SUCCESS);
+    ck_assert_int_eq(clSetUserEventStatus(bad, -1), CL_SUCCESS);
+    clWaitForEvents(1, &ev2);
+    ck_assert_int_lt(event_status(ev2), 0);
+
+    long long kernels, launches;
+    aos_test_status_elastic(getpid(), &kernels, &launches);
+    ck_assert_int_eq(launches, 2);
+    free(out);
+    clReleaseEvent(ev2);
+    clReleaseEvent(bad);
+    clReleaseEvent(ev);
+    clReleaseEvent(marker);
+    clReleaseEvent(gate);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+START_TEST(test_out_of_order_queue_dependencies)
+{
+    cl_int err;
+    cl_device_id d = aos_test_device();
+    cl_context ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_command_queue q = clCreateCommandQueue(ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel fill = make_kernel(p, "fill"), twice = make_kernel(p, "twice");
+    cl_mem x = make_buffer(ctx, N * sizeof(int)), y = make_buffer(ctx, N * sizeof(int));
+    int *out = malloc(N * sizeof(int));
+    ck_assert_int_eq(clSetKernelArg(fill, 0, sizeof(x), &x), CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(twice, 0, sizeof(x), &x), CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(twice, 1, sizeof(y), &y), CL_SUCCESS);
+    size_t global = N, local = 32;
+    for (int round = 0; round < 20; round++) {
+        int v = round * 10;
+        ck_assert_int_eq(clSetKernelArg(fill, 1, sizeof(v), &v), CL_SUCCESS);
+        cl_event a, b;
+        ck_assert_int_eq(clEnqueueNDRangeKernel(q, fill, 1, NULL, &global, &local, 0, NULL, &a), CL_SUCCESS);
+        ck_assert_int_eq(clEnqueueNDRangeKernel(q, twice, 1, NULL, &global, NULL, 1, &a, &b), CL_SUCCESS);
+        ck_assert_int_eq(clEnqueueReadBuffer(q, y, CL_TRUE, 0, N * sizeof(int), out, 1, &b, NULL), CL_SUCCESS);
+        for (int i = 0; i < N; i++)
+            ck_assert_int_eq(out[i], 2 * (v + i));
+        clReleaseEvent(a);
+        clReleaseEvent(b);
+    }
+    /* A barrier then clFinish cover every earlier command, record writes included. */
+    int v = 7;
+    ck_assert_int_eq(clSetKernelArg(fill, 1, sizeof(v), &v), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, fill, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueBarrierWithWaitList(q, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, twice, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clFinish(q), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueReadBuffer(q, y, CL_TRUE, 0, N * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(out[i], 2 * (7 + i));
+    long long kernels, launches;
+    aos_test_status_elastic(getpid(), &kernels, &launches);
+    ck_assert_int_eq(kernels, 2);
+    ck_assert_int_eq(launches, 42);
+    free(out);
+    clReleaseMemObject(x);
+    clReleaseMemObject(y);
+    clReleaseKernel(fill);
+    clReleaseKernel(twice);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+START_TEST(test_back_to_back_launches_and_task)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel fill = make_kernel(p, "fill");
+    cl_mem x = make_buffer(ctx, N * sizeof(int));
+    ck_assert_int_eq(clSetKernelArg(fill, 0, sizeof(x), &x), CL_SUCCESS);
+    size_t global = N, local = 16;
+    /* Many launches in flight at once on one queue, each with its own record. */
+    for (int v = 0; v < 300; v++) {
+        ck_assert_int_eq(clSetKernelArg(fill, 1, sizeof(v), &v), CL_SUCCESS);
+        ck_assert_int_eq(clEnqueueNDRangeKernel(q, fill, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    }
+    int v = -5;
+    ck_assert_int_eq(clSetKernelArg(fill, 1, sizeof(v), &v), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueTask(q, fill, 0, NULL, NULL), CL_SUCCESS);
+    int *out = malloc(N * sizeof(int));
+    ck_assert_int_eq(clEnqueueReadBuffer(q, x, CL_TRUE, 0, N * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(out[0], -5);
+    for (int i = 1; i < N; i++)
+        ck_assert_int_eq(out[i], 299 + i);
+    long long kernels, launches;
+    aos_test_status_elastic(getpid(), &kernels, &launches);
+    ck_assert_int_eq(launches, 301);
+    free(out);
+    clReleaseMemObject(x);
+    clReleaseKernel(fill);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("fair_queue");
+    TCase *tc = tcase_create("fair_queue");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_user_event_gates_elastic_launch);
+    tcase_add_test(tc, test_out_of_order_queue_dependencies);
+    tcase_add_test(tc, test_back_to_back_launches_and_task);
+    suite_add_tcase(s, tc);
+    static const char *const args[] = {"--policy", "fair", NULL};
+    return aos_test_run_suite_with_args(s, args);
+}

@@ -1,0 +1,251 @@
+/* Virtual-time picker (fair queueing) and the slice budget helper. Times are
+ * in ns; 1 ms = 1000000. */
+#include "accelos/sched.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+
+#define MS 1000000ull
+
+static struct aos_sched_vt *vt;
+
+static void setup(void)
+{
+	vt = aos_sched_vt_new();
+	ck_assert_ptr_nonnull(vt);
+}
+
+static void teardown(void)
+{
+	aos_sched_vt_destroy(vt);
+}
+
+static double vtime_of(uint64_t id)
+{
+	double v = -1;
+	ck_assert_int_eq(aos_sched_vt_get(vt, id, &v, NULL), 0);
+	return v;
+}
+
+static uint64_t pick(void)
+{
+	uint64_t id = 0;
+	ck_assert_int_eq(aos_sched_vt_pick(vt, &id), 0);
+	return id;
+}
+
+START_TEST(equal_clients_rotate)
+{
+	/* Three equal clients, each slice charges 1 ms of the whole device: the
+	 * lowest virtual time runs next, ties go to the earliest arrival, so they
+	 * take turns 10, 20, 30, 10, 20, 30, ... */
+	ck_assert_int_eq(aos_sched_vt_join(vt, 10, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 20, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 30, 1), 0);
+	static const uint64_t expect[3] = { 10, 20, 30 };
+	for (int round = 0; round < 30; round++) {
+		uint64_t id = pick();
+		ck_assert_uint_eq(id, expect[round % 3]);
+		ck_assert_int_eq(aos_sched_vt_charge(vt, id, 1 * MS, 1.0), 0);
+	}
+	for (int i = 0; i < 3; i++)
+		ck_assert_double_eq_tol(vtime_of(expect[i]), 10.0 * MS, 1e-6);
+	ck_assert_double_eq_tol(aos_sched_vt_now(vt), 10.0 * MS, 1e-6);
+}
+END_TEST
+
+START_TEST(newcomer_starts_at_minimum)
+{
+	/* A at 5 ms, B at 8 ms; C joins at the current minimum (5 ms), not at 0,
+	 * so it cannot monopolise the device to "catch up". Order: A (5 ms,
+	 * earlier arrival), C (5 ms), B (8 ms). */
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 2, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, 5 * MS, 1.0), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 8 * MS, 1.0), 0);
+	ck_assert_double_eq_tol(aos_sched_vt_now(vt), 5.0 * MS, 1e-6);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 3, 1), 0);
+	ck_assert_double_eq_tol(vtime_of(3), 5.0 * MS, 1e-6);
+	uint64_t ids[3];
+	ck_assert_uint_eq(aos_sched_vt_order(vt, ids, 3), 3);
+	ck_assert_uint_eq(ids[0], 1);
+	ck_assert_uint_eq(ids[1], 3);
+	ck_assert_uint_eq(ids[2], 2);
+}
+END_TEST
+
+START_TEST(idle_time_earns_no_credit_and_debt_stays)
+{
+	/* A leaves at 1 ms; B runs alone to 10 ms; A comes back at 10 ms. */
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 2, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, 1 * MS, 1.0), 0);
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 10 * MS, 1.0), 0);
+	ck_assert_double_eq_tol(aos_sched_vt_now(vt), 10.0 * MS, 1e-6);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_double_eq_tol(vtime_of(1), 10.0 * MS, 1e-6);
+
+	/* A runs ahead to 50 ms and leaves; when it returns it still owes. */
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, 40 * MS, 1.0), 0);
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_double_eq_tol(vtime_of(1), 50.0 * MS, 1e-6);
+	ck_assert_uint_eq(pick(), 2);
+
+	/* Forgotten (client gone): a new client with the same id starts fresh
+	 * at the system virtual time. */
+	ck_assert_int_eq(aos_sched_vt_forget(vt, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_get(vt, 1, NULL, NULL), -ENOENT);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_double_eq_tol(vtime_of(1), 10.0 * MS, 1e-6);
+}
+END_TEST
+
+START_TEST(system_time_never_goes_back)
+{
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 2, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 7 * MS, 1.0), 0);
+	ck_assert_double_eq(aos_sched_vt_now(vt), 0.0);
+	/* The slowest leaves: system time jumps to B's 7 ms ... */
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
+	ck_assert_double_eq_tol(aos_sched_vt_now(vt), 7.0 * MS, 1e-6);
+	/* ... and stays there with nobody active. */
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 2), 0);
+	ck_assert_double_eq_tol(aos_sched_vt_now(vt), 7.0 * MS, 1e-6);
+	ck_assert_int_eq(aos_sched_vt_pick(vt, NULL), -ENOENT);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_double_eq_tol(vtime_of(1), 7.0 * MS, 1e-6);
+}
+END_TEST
+
+START_TEST(weights_two_to_one)
+{
+	/* Weight 2 is charged half: over 300 equal slices it runs twice as often. */
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 2), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 2, 1), 0);
+	int runs[3] = { 0, 0, 0 };
+	for (int i = 0; i < 300; i++) {
+		uint64_t id = pick();
+		runs[id]++;
+		ck_assert_int_eq(aos_sched_vt_charge(vt, id, 1 * MS, 1.0), 0);
+	}
+	ck_assert_int_eq(runs[1], 200);
+	ck_assert_int_eq(runs[2], 100);
+	ck_assert_double_eq_tol(vtime_of(1), 100.0 * MS, 1e-6);
+	ck_assert_double_eq_tol(vtime_of(2), 100.0 * MS, 1e-6);
+
+	/* Changing the weight changes future charges only. */
+	ck_assert_int_eq(aos_sched_vt_set_weight(vt, 2, 4), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 4 * MS, 1.0), 0);
+	ck_assert_double_eq_tol(vtime_of(2), 101.0 * MS, 1e-6);
+	/* Weight <= 0 means 1. */
+	ck_assert_int_eq(aos_sched_vt_set_weight(vt, 2, 0), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 1 * MS, 1.0), 0);
+	ck_assert_double_eq_tol(vtime_of(2), 102.0 * MS, 1e-6);
+}
+END_TEST
+
+START_TEST(charge_scales_with_share_held)
+{
+	/* Holding a quarter of the device for 8 ms costs 2 ms of virtual time. */
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, 8 * MS, 0.25), 0);
+	ck_assert_double_eq_tol(vtime_of(1), 2.0 * MS, 1e-6);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, 8 * MS, 0.0), 0);
+	ck_assert_double_eq_tol(vtime_of(1), 2.0 * MS, 1e-6);
+	/* Charging after leave (slice finished late) still counts. */
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, 1 * MS, 1.0), 0);
+	ck_assert_double_eq_tol(vtime_of(1), 3.0 * MS, 1e-6);
+}
+END_TEST
+
+START_TEST(errors)
+{
+	uint64_t arrival = 99;
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), -EEXIST);
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 2), -ENOENT);
+	ck_assert_int_eq(aos_sched_vt_forget(vt, 2), -ENOENT);
+	ck_assert_int_eq(aos_sched_vt_set_weight(vt, 2, 1), -ENOENT);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, MS, 1.0), -ENOENT);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, MS, 1.5), -EINVAL);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, MS, -0.1), -EINVAL);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, MS, NAN), -EINVAL);
+	ck_assert_int_eq(aos_sched_vt_get(vt, 1, NULL, &arrival), 0);
+	ck_assert_uint_eq(arrival, 0);
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), -ENOENT);
+	ck_assert_int_eq(aos_sched_vt_join(NULL, 1, 1), -EINVAL);
+	ck_assert_uint_eq(aos_sched_vt_order(NULL, NULL, 0), 0);
+	aos_sched_vt_destroy(NULL);
+}
+END_TEST
+
+START_TEST(order_with_small_buffer)
+{
+	/* Many entities (more than the initial table), order capped at 2. */
+	for (uint64_t id = 0; id < 40; id++)
+		ck_assert_int_eq(aos_sched_vt_join(vt, id, 1), 0);
+	for (uint64_t id = 0; id < 40; id++)
+		ck_assert_int_eq(aos_sched_vt_charge(vt, id, (40 - id) * MS, 1.0), 0);
+	uint64_t ids[2] = { 0, 0 };
+	ck_assert_uint_eq(aos_sched_vt_order(vt, ids, 2), 40);
+	ck_assert_uint_eq(ids[0], 39);
+	ck_assert_uint_eq(ids[1], 38);
+	ck_assert_uint_eq(aos_sched_vt_order(vt, NULL, 0), 40);
+	ck_assert_double_eq_tol(aos_sched_vt_now(vt), 1.0 * MS, 1e-6);
+}
+END_TEST
+
+START_TEST(slice_budget)
+{
+	static const struct {
+		double ns_per_vgroup;
+		uint64_t slice_ns, remaining, probe, expect;
+	} rows[] = {
+		{ 100000.0, 4 * MS, 1000, 8, 40 },    /* 0.1 ms each: 40 per 4 ms */
+		{ 100000.0, 4 * MS, 25, 8, 25 },      /* never more than remain */
+		{ 100000.0, 4 * MS, 0, 8, 0 },        /* nothing left */
+		{ 10.0 * MS, 4 * MS, 1000, 8, 1 },    /* slower than a slice: still 1 */
+		{ 3.0 * MS, 4 * MS, 1000, 8, 1 },     /* 1.33 -> 1 */
+		{ 0.0, 4 * MS, 1000, 8, 8 },          /* unmeasured: probe */
+		{ -1.0, 4 * MS, 1000, 0, 1 },         /* unmeasured, no probe: 1 */
+		{ NAN, 4 * MS, 1000, 16, 16 },
+		{ INFINITY, 4 * MS, 1000, 16, 16 },
+		{ 0.0, 4 * MS, 5, 16, 5 },            /* probe capped by remaining */
+		{ 1e-15, 4 * MS, UINT64_MAX, 8, UINT64_MAX }, /* no overflow */
+		{ 250000.0, 2 * MS, 1000, 8, 8 },     /* configurable slice: 2 ms / 0.25 ms */
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_uint_eq(aos_sched_slice_vgroups(rows[i].ns_per_vgroup, rows[i].slice_ns, rows[i].remaining,
+							  rows[i].probe),
+				  rows[i].expect);
+	ck_assert_uint_eq(AOS_SCHED_SLICE_MS_DEFAULT, 4);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sched-vtime");
+	TCase *tc = tcase_create("core");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, equal_clients_rotate);
+	tcase_add_test(tc, newcomer_starts_at_minimum);
+	tcase_add_test(tc, idle_time_earns_no_credit_and_debt_stays);
+	tcase_add_test(tc, system_time_never_goes_back);
+	tcase_add_test(tc, weights_two_to_one);
+	tcase_add_test(tc, charge_scales_with_share_held);
+	tcase_add_test(tc, errors);
+	tcase_add_test(tc, order_with_small_buffer);
+	tcase_add_test(tc, slice_budget);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
