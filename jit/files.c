@@ -108,9 +108,17 @@ const char *aos_tool_llvm_spirv(void)
 
 const char *aos_rtlib_path(enum aos_jit_target t, char *buf, size_t len)
 {
-	const char *dir = env_or("ACCELOS_RTLIB_DIR", AOS_JIT_RTLIB_DIR);
 	const char *triple = t == AOS_JIT_TARGET_NVPTX64 ? "nvptx64-nvidia-nvcl" : "spir64";
-	snprintf(buf, len, "%s/aos_rt-%s.bc", dir, triple);
+	const char *dir = getenv("ACCELOS_RTLIB_DIR");
+	if (dir && *dir) {
+		snprintf(buf, len, "%s/aos_rt-%s.bc", dir, triple);
+		return buf;
+	}
+	/* The build tree while developing, else the installed copy. */
+	snprintf(buf, len, "%s/aos_rt-%s.bc", AOS_JIT_RTLIB_DIR, triple);
+	if (access(buf, R_OK) == 0)
+		return buf;
+	snprintf(buf, len, "%s/aos_rt-%s.bc", AOS_JIT_RTLIB_INSTALL_DIR, triple);
 	return buf;
 }
 

@@ -2,6 +2,8 @@
 # Runs a workload mix through ProxyCL against a private accelosd and prints the fairness report.
 #   scripts/mix-through-proxy.sh BUILD_DIR OUT_DIR TENANTS [accelos-mix options...]
 # Each tenant is a separate process that reaches the daemon through the real ICD loader.
+# TENANTS is accelos-mix's --tenants list, or "" to pick mixes with options (--random K --count C).
+# ACCELOS_POLICY selects the daemon's policy (default fair); records are labelled accelos-POLICY.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 mkdir -p "$2"
@@ -21,7 +23,8 @@ cleanup() {
 trap cleanup EXIT
 
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$build/pocl-cache}"
-"$build/accelosd/accelosd" --socket "$socket" -v 2>"$out/accelosd.log" &
+policy="${ACCELOS_POLICY:-fair}"
+"$build/accelosd/accelosd" --socket "$socket" --policy "$policy" -v 2>"$out/accelosd.log" &
 daemon_pid=$!
 for _ in $(seq 1 500); do
   [[ -S $socket ]] && break
@@ -34,7 +37,9 @@ done
 export OCL_ICD_VENDORS="$build/vendors"
 export ACCELOS_SOCKET="$socket"
 rm -f "$out/mix.jsonl"
-"$build/bench/accelos-mix" --tenants "$tenants" --platform accelOS --label accelos \
+tenant_args=()
+[[ -n $tenants ]] && tenant_args=(--tenants "$tenants")
+"$build/bench/accelos-mix" "${tenant_args[@]}" --platform accelOS --label "accelos-$policy" \
   --out "$out/mix.jsonl" --iso-cache "$out/isolated.json" --quiet "$@"
 echo "--- daemon ---"
 "$build/accelosd/accelosd" --socket "$socket" --status

@@ -103,6 +103,10 @@ __kernel void splitRearrange(__global const uint *keysBlk, __global const uint *
 	uint k = keysBlk[gid];
 	uint d = (k >> shift) & 15u;
 	uint dst = blockScan[d * numBlocks + blk] + (uint)lid - localStart[blk * 16 + d];
+	/* Never true in a full pass; a single-kernel replay runs on another pass's scan results and
+	 * must not write outside the Npad-element outputs. */
+	if (dst >= (uint)get_global_size(0))
+		return;
 	keysOut[dst] = k;
 	valsOut[dst] = valsBlk[gid];
 }

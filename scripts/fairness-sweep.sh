@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Compares the fifo and fair policies on the same seeded random 2-, 4- and 8-kernel mixes of the
+# workload suite, each tenant a separate process going through ProxyCL, and prints the report
+# side by side (the numbers in bench/RESULTS.md come from this script).
+#   scripts/fairness-sweep.sh BUILD_DIR OUT_DIR [COUNT2 COUNT4 COUNT8]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$1
+out=$2
+counts=("${3:-6}" "${4:-4}" "${5:-2}")
+mkdir -p "$out"
+for policy in fifo fair; do
+  i=0
+  for k in 2 4 8; do
+    ACCELOS_POLICY=$policy bash "$here/mix-through-proxy.sh" "$build" "$out/$policy-$k" "" \
+      --random "$k" --count "${counts[$i]}" --seed "$k" --mix-base $((k * 100)) --iso-reps 3 \
+      > "$out/$policy-$k.txt"
+    i=$((i + 1))
+  done
+  cat "$out/$policy"-[248]/mix.jsonl > "$out/$policy.jsonl"
+done
+"$build/bench/accelos-report" --compare accelos-fifo accelos-fair --plot-dir "$out/plots" \
+  "$out/fifo.jsonl" "$out/fair.jsonl"
+for policy in fifo fair; do
+  echo "--- $policy ---"
+  "$build/bench/accelos-report" --config "accelos-$policy" "$out/$policy.jsonl"
+done
