@@ -66,7 +66,7 @@ __kernel void histo_main_kernel(__global const int *interm, int n, __global cons
 		int off = interm[i];
 		if (off >= 0 && off < LOCAL_BINS)
 			atomic_inc(&sub[off]);
-		else
+		else if (off + start >= 0 && off + start < nbins) /* a replay may see a stale window */
 			atomic_inc(&hist[off + start]);
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
