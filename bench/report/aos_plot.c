@@ -84,7 +84,7 @@ int aos_plot_timeline(const char *dir, const struct aos_recordset *set, const ch
 	preamble(gp, dir, name, title);
 	fprintf(gp, "set xlabel 'time since first arrival (ms)'\nset yrange [-0.6:%ld.6]\n", lanes - 1);
 	/* Lane labels are "tenant kernel"; leave room for them. */
-	fputs("set style fill solid 0.8 border -1\nset ytics nomirror\nset lmargin 28\n", gp);
+	fputs("set style fill solid 0.8 border -1\nset ytics nomirror\nset lmargin 38\n", gp);
 	fprintf(gp, "plot '%s' using 1:1:ytic(5) with points pt -1 notitle, \\\n"
 		    "     '' using (($2+$3)/2):1:(($3-$2)/2):(0.08) with boxxyerrorbars lc rgb '#bbbbbb' title 'waiting', \\\n"
 		    "     '' using (($3+$4)/2):1:(($4-$3)/2):(0.3) with boxxyerrorbars lc rgb '#3366cc' title 'executing'\n",
