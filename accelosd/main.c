@@ -12,6 +12,7 @@
 #include "accelos/wire.h"
 #include "launch.h"
 #include "ops.h"
+#include "daemon_config.h"
 #include "policy.h"
 #include "server.h"
 #include "vendor.h"
@@ -30,6 +31,8 @@ static void usage(FILE *out)
             "  --vendors DIR    directory of vendor .icd files (default: $ACCELOS_VENDORS or " DEFAULT_VENDOR_DIR ")\n"
             "  --policy P       kernel scheduling: fifo (native launches) or fair (elastic kernels sharing\n"
             "                   the device); default: $ACCELOS_POLICY, else %s\n"
+            "  --config FILE    configuration file (default: $ACCELOS_CONFIG); errors stop the daemon,\n"
+            "                   naming each bad line (see scheduler/accelosd.conf.example)\n"
             "  --status         ask the running daemon for its devices and clients, then exit\n"
             "  -v, --verbose    log more (repeat for debug)\n"
             "  --version        print the version\n"
@@ -66,13 +69,14 @@ int main(int argc, char **argv)
         {"socket", required_argument, NULL, 's'}, {"system", no_argument, NULL, 'S'},
         {"group", required_argument, NULL, 'g'},  {"vendors", required_argument, NULL, 'V'},
         {"status", no_argument, NULL, 't'},       {"verbose", no_argument, NULL, 'v'},
-        {"policy", required_argument, NULL, 'p'},
+        {"policy", required_argument, NULL, 'p'}, {"config", required_argument, NULL, 'c'},
         {"version", no_argument, NULL, 'r'},      {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct aos_server_config config = {0};
     const char *socket_path = NULL, *vendors = getenv("ACCELOS_VENDORS"), *group = NULL;
     const char *policy = getenv("ACCELOS_POLICY");
+    const char *config_file = getenv("ACCELOS_CONFIG");
     bool status = false;
     int verbosity = AOS_LOG_WARN;
     int c;
@@ -83,6 +87,7 @@ int main(int argc, char **argv)
         case 'g': group = optarg; break;
         case 'V': vendors = optarg; break;
         case 'p': policy = optarg; break;
+        case 'c': config_file = optarg; break;
         case 't': status = true; break;
         case 'v': verbosity++; break;
         case 'r': printf("accelosd %s (wire protocol %u)\n", ACCELOS_VERSION, AOS_WIRE_VERSION); return 0;
@@ -102,6 +107,9 @@ int main(int argc, char **argv)
         return 2;
     }
     aos_policy_set(chosen);
+    /* An explicit --policy or $ACCELOS_POLICY wins over the file's. */
+    if (config_file && *config_file && aos_daemon_config_load(config_file, policy && *policy, stderr) < 0)
+        return 2;
     char default_path[108];
     if (!socket_path) {
         if (config.system_mode)
@@ -140,7 +148,7 @@ int main(int argc, char **argv)
         return 1;
     }
     aos_dispatch_init();
-    aos_log(AOS_LOG_INFO, "main", "scheduling policy %s", aos_policy_name(chosen));
+    aos_log(AOS_LOG_INFO, "main", "scheduling policy %s", aos_policy_name(aos_policy_get()));
     int rc = aos_server_run(&config);
     if (rc < 0) {
         fprintf(stderr, "accelosd: cannot listen on %s: %s\n", socket_path,
