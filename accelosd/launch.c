@@ -17,8 +17,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "accelos/log.h"
+#include "trace.h"
 #include "accelos/vndrange.h"
 #include "accelos/wire_core.h"
 #include "ops.h"
@@ -36,6 +38,13 @@ struct record {
     struct aos_vndrange host;      /* what the non-blocking write copies */
     uint32_t device;               /* index of the device it runs on */
     cl_command_queue queue;        /* in-flight key, never dereferenced */
+    /* For the trace (--trace), filled per launch. */
+    cl_event traced;               /* retained kernel event, or NULL when not tracing */
+    uint64_t client;
+    pid_t pid;
+    uint32_t physical_groups;
+    uint64_t enqueued_ns;          /* host clock, for queues without profiling */
+    char kernel[64];
 };
 
 struct record_pool {
@@ -176,10 +185,45 @@ void aos_launch_shutdown(void)
 
 /* The kernel that read the record has ended, also when it failed (or the write has, when the kernel
  * never launched). */
+static uint64_t host_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void trace_ended(struct record *r, cl_int status)
+{
+    struct aos_trace_launch t = {.client = r->client, .pid = r->pid, .kernel = r->kernel, .ok = status >= 0,
+                                 .physical_groups = r->physical_groups, .virtual_groups = r->host.total_groups};
+    cl_ulong v = 0;
+    if (NATIVE(r->traced, clGetEventProfilingInfo)(r->traced, CL_PROFILING_COMMAND_QUEUED, sizeof(v), &v, NULL) !=
+        CL_SUCCESS) {
+        /* The application's queue has no profiling: host times of enqueue and completion. */
+        t.queued_ns = t.start_ns = r->enqueued_ns;
+        t.end_ns = host_now_ns();
+        aos_trace_launch(&t);
+        NATIVE(r->traced, clReleaseEvent)(r->traced);
+        r->traced = NULL;
+        return;
+    }
+    t.queued_ns = v;
+    if (NATIVE(r->traced, clGetEventProfilingInfo)(r->traced, CL_PROFILING_COMMAND_START, sizeof(v), &v, NULL) ==
+        CL_SUCCESS)
+        t.start_ns = v;
+    if (NATIVE(r->traced, clGetEventProfilingInfo)(r->traced, CL_PROFILING_COMMAND_END, sizeof(v), &v, NULL) ==
+        CL_SUCCESS)
+        t.end_ns = v;
+    aos_trace_launch(&t);
+    NATIVE(r->traced, clReleaseEvent)(r->traced); /* complete now, so safe to let go */
+    r->traced = NULL;
+}
+
 static void launch_ended(cl_int status, void *data)
 {
-    (void)status;
     struct record *r = data;
+    if (r->traced)
+        trace_ended(r, status);
     flight_end(r->device, r->queue);
     record_put(r);
 }
@@ -298,6 +342,17 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
                                                     num_wait + 1, all, &ran);
     }
     free(all);
+    if (err == CL_SUCCESS && aos_trace_enabled()) {
+        r->client = s->serial;
+        r->pid = s->pid;
+        r->physical_groups = groups;
+        r->enqueued_ns = host_now_ns();
+        r->kernel[0] = '\0';
+        NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(r->kernel) - 1, r->kernel,
+                                            NULL);
+        if (NATIVE(ran, clRetainEvent)(ran) == CL_SUCCESS)
+            r->traced = ran;
+    }
     cl_event last = err == CL_SUCCESS ? ran : wrote;
     if (!last) {
         flight_end(r->device, queue);

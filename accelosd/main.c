@@ -14,6 +14,7 @@
 #include "ops.h"
 #include "daemon_config.h"
 #include "policy.h"
+#include "trace.h"
 #include "server.h"
 #include "vendor.h"
 
@@ -33,6 +34,7 @@ static void usage(FILE *out)
             "                   the device); default: $ACCELOS_POLICY, else %s\n"
             "  --config FILE    configuration file (default: $ACCELOS_CONFIG); errors stop the daemon,\n"
             "                   naming each bad line (see scheduler/accelosd.conf.example)\n"
+            "  --trace FILE     append one JSON line per elastic launch (accelos-report's schema)\n"
             "  --status         ask the running daemon for its devices and clients, then exit\n"
             "  -v, --verbose    log more (repeat for debug)\n"
             "  --version        print the version\n"
@@ -70,6 +72,7 @@ int main(int argc, char **argv)
         {"group", required_argument, NULL, 'g'},  {"vendors", required_argument, NULL, 'V'},
         {"status", no_argument, NULL, 't'},       {"verbose", no_argument, NULL, 'v'},
         {"policy", required_argument, NULL, 'p'}, {"config", required_argument, NULL, 'c'},
+        {"trace", required_argument, NULL, 'T'},
         {"version", no_argument, NULL, 'r'},      {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -77,6 +80,7 @@ int main(int argc, char **argv)
     const char *socket_path = NULL, *vendors = getenv("ACCELOS_VENDORS"), *group = NULL;
     const char *policy = getenv("ACCELOS_POLICY");
     const char *config_file = getenv("ACCELOS_CONFIG");
+    const char *trace_path = NULL;
     bool status = false;
     int verbosity = AOS_LOG_WARN;
     int c;
@@ -88,6 +92,7 @@ int main(int argc, char **argv)
         case 'V': vendors = optarg; break;
         case 'p': policy = optarg; break;
         case 'c': config_file = optarg; break;
+        case 'T': trace_path = optarg; break;
         case 't': status = true; break;
         case 'v': verbosity++; break;
         case 'r': printf("accelosd %s (wire protocol %u)\n", ACCELOS_VERSION, AOS_WIRE_VERSION); return 0;
@@ -147,6 +152,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "accelosd: no OpenCL devices found (is an ICD such as pocl-opencl-icd installed?)\n");
         return 1;
     }
+    if (trace_path) {
+        char label[64];
+        snprintf(label, sizeof(label), "accelosd-%s", aos_policy_name(aos_policy_get()));
+        int trc = aos_trace_open(trace_path, label);
+        if (trc < 0) {
+            fprintf(stderr, "accelosd: cannot open trace file %s: %s\n", trace_path, strerror(-trc));
+            return 2;
+        }
+    }
     aos_dispatch_init();
     aos_log(AOS_LOG_INFO, "main", "scheduling policy %s", aos_policy_name(aos_policy_get()));
     int rc = aos_server_run(&config);
@@ -156,6 +170,7 @@ int main(int argc, char **argv)
         return 1;
     }
     aos_launch_shutdown();
+    aos_trace_close();
     aos_vendor_unload();
     return 0;
 }

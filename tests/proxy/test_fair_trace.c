@@ -1,0 +1,97 @@
+/* --trace: every elastic launch leaves one JSON line with the client, kernel, times and group
+ * counts, in the schema accelos-report reads. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char trace_path[64] = "/tmp/accelos-trace-XXXXXX";
+
+/* Waits until the trace holds a line mentioning needle (completion callbacks may lag a little). */
+static bool read_line_with(const char *needle, char *line, size_t size)
+{
+    for (int i = 0; i < 300; i++) {
+        FILE *f = fopen(trace_path, "r");
+        if (f) {
+            while (fgets(line, (int)size, f))
+                if (strstr(line, needle)) {
+                    fclose(f);
+                    return true;
+                }
+            fclose(f);
+        }
+        usleep(10000);
+    }
+    return false;
+}
+
+static unsigned long long field(const char *line, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof(pat), "\"%s\":", key);
+    const char *p = strstr(line, pat);
+    ck_assert_msg(p != NULL, "no %s in %s", key, line);
+    return strtoull(p + strlen(pat), NULL, 10);
+}
+
+START_TEST(test_launch_is_traced)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(
+        ctx, "kernel void traced_kernel(global int *x) { x[get_global_id(0)] = (int)get_group_id(0); }", NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "traced_kernel", &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 256 * sizeof(int), NULL, &err);
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+    size_t global = 256, local = 16;
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clFinish(q), CL_SUCCESS);
+
+    char line[1024], want[64];
+    snprintf(want, sizeof(want), "\"pid\":%d,", (int)getpid());
+    ck_assert_msg(read_line_with("\"kernel\":\"traced_kernel\"", line, sizeof(line)), "no trace line");
+    ck_assert_ptr_nonnull(strstr(line, want));
+    ck_assert_ptr_nonnull(strstr(line, "\"type\":\"trace\""));
+    ck_assert_ptr_nonnull(strstr(line, "\"config\":\"accelosd-fair\""));
+    ck_assert_ptr_nonnull(strstr(line, "\"status\":\"ok\""));
+    ck_assert_uint_eq(field(line, "virtual_groups"), 16);
+    unsigned long long phys = field(line, "physical_groups");
+    ck_assert_uint_ge(phys, 1);
+    ck_assert_uint_le(phys, 16);
+    unsigned long long queued = field(line, "arrival_ns"), start = field(line, "start_ns"), end = field(line, "end_ns");
+    ck_assert_uint_gt(queued, 0);
+    ck_assert_uint_le(queued, start);
+    ck_assert_uint_le(start, end);
+    ck_assert_uint_eq(field(line, "device_ns"), end - start);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+int main(void)
+{
+    int fd = mkstemp(trace_path);
+    if (fd < 0) {
+        perror("accelos test: trace file");
+        return 1;
+    }
+    close(fd);
+    Suite *s = suite_create("fair_trace");
+    TCase *tc = tcase_create("fair_trace");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_launch_is_traced);
+    suite_add_tcase(s, tc);
+    const char *const args[] = {"--policy", "fair", "--trace", trace_path, NULL};
+    int rc = aos_test_run_suite_with_args(s, args);
+    unlink(trace_path);
+    return rc;
+}
