@@ -207,14 +207,25 @@ static void slot_free(uint32_t i)
     pthread_mutex_unlock(&conn.slot_lock);
 }
 
+/* Adaptive spinning, per thread: when the last answer did not come within the spin window,
+ * spinning only took CPU time from the daemon (more runnable threads than cores), so the next
+ * waits sleep at once; every SPIN_PROBE-th wait spins again to notice when that changes. */
+#define SPIN_PROBE 16
+static _Thread_local bool spin_useless;
+static _Thread_local uint32_t spin_skipped;
+
 /* Waits for slot i's answer: spins for spin_ns first (0 = sleep at once). */
 static cl_int slot_wait(uint32_t i, uint64_t spin_ns)
 {
     struct aos_slot *s = aos_region_slot(&conn.region, i);
+    if (spin_ns && spin_useless && ++spin_skipped % SPIN_PROBE != 0)
+        spin_ns = 0;
     uint64_t start = aos_now_ns();
+    bool answered_while_spinning = true;
     while (atomic_load_explicit(&s->state, memory_order_acquire) != AOS_SLOT_DONE) {
         if (aos_now_ns() - start < spin_ns)
             continue;
+        answered_while_spinning = false;
         atomic_store_explicit(&s->client_sleeping, 1, memory_order_seq_cst);
         if (atomic_load_explicit(&s->state, memory_order_seq_cst) != AOS_SLOT_DONE)
             aos_futex_wait(&s->state, AOS_SLOT_PENDING, SLICE_NS);
@@ -222,6 +233,8 @@ static cl_int slot_wait(uint32_t i, uint64_t spin_ns)
         if (atomic_load(&s->state) != AOS_SLOT_DONE && !aos_conn_alive())
             return CL_OUT_OF_RESOURCES;
     }
+    if (spin_ns)
+        spin_useless = !answered_while_spinning;
     return CL_SUCCESS;
 }
 

@@ -44,11 +44,14 @@ struct xfer_job {
 
 /* ---- Geometry --------------------------------------------------------------------------------- */
 
+/* Bytes per pipelined piece. 8 MiB (a staging area of 64 MiB holds eight in flight) amortises
+ * the per-command cost of the device queue; 2 MiB pieces reached only 0.68-0.78x of direct
+ * bandwidth at 64 MiB, 8 MiB pieces 0.83-0.87x (bench/RESULTS.md section 1). */
 static size_t piece_limit(void)
 {
     size_t staging = aos_staging_size();
     size_t chunk = aos_staging_chunk();
-    size_t p = 2u << 20;
+    size_t p = 8u << 20;
     if (p > staging / 8)
         p = staging / 8;
     if (p < chunk)
