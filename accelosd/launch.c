@@ -192,28 +192,27 @@ static uint64_t host_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* One profiling time of the traced event; false when the queue has no profiling. */
+static bool profiled(cl_event ev, cl_profiling_info what, uint64_t *out)
+{
+    cl_ulong v = 0;
+    if (NATIVE(ev, clGetEventProfilingInfo)(ev, what, sizeof(v), &v, NULL) != CL_SUCCESS)
+        return false;
+    *out = v;
+    return true;
+}
+
 static void trace_ended(struct record *r, cl_int status)
 {
     struct aos_trace_launch t = {.client = r->client, .pid = r->pid, .kernel = r->kernel, .ok = status >= 0,
                                  .physical_groups = r->physical_groups, .virtual_groups = r->host.total_groups};
-    cl_ulong v = 0;
-    if (NATIVE(r->traced, clGetEventProfilingInfo)(r->traced, CL_PROFILING_COMMAND_QUEUED, sizeof(v), &v, NULL) !=
-        CL_SUCCESS) {
+    if (!profiled(r->traced, CL_PROFILING_COMMAND_QUEUED, &t.queued_ns) ||
+        !profiled(r->traced, CL_PROFILING_COMMAND_START, &t.start_ns) ||
+        !profiled(r->traced, CL_PROFILING_COMMAND_END, &t.end_ns)) {
         /* The application's queue has no profiling: host times of enqueue and completion. */
         t.queued_ns = t.start_ns = r->enqueued_ns;
         t.end_ns = host_now_ns();
-        aos_trace_launch(&t);
-        NATIVE(r->traced, clReleaseEvent)(r->traced);
-        r->traced = NULL;
-        return;
     }
-    t.queued_ns = v;
-    if (NATIVE(r->traced, clGetEventProfilingInfo)(r->traced, CL_PROFILING_COMMAND_START, sizeof(v), &v, NULL) ==
-        CL_SUCCESS)
-        t.start_ns = v;
-    if (NATIVE(r->traced, clGetEventProfilingInfo)(r->traced, CL_PROFILING_COMMAND_END, sizeof(v), &v, NULL) ==
-        CL_SUCCESS)
-        t.end_ns = v;
     aos_trace_launch(&t);
     NATIVE(r->traced, clReleaseEvent)(r->traced); /* complete now, so safe to let go */
     r->traced = NULL;

@@ -80,6 +80,10 @@ struct aos_enqueue {
  * when the request itself is malformed. */
 cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_tail *tail,
                          uint32_t slot, struct aos_enqueue *e, bool *proto);
+/* aos_enqueue_parse for requests whose fixed struct (fixed bytes) is followed by the wait list
+ * only. Returns -EPROTO for a malformed request, else 0 with the CL result in *err. */
+int aos_enqueue_parse_fixed(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, uint32_t fixed,
+                            struct aos_enqueue *e, cl_int *err);
 /* Finishes an enqueue: registers ev under e->event_id (profiling from the same event), answers a
  * blocking request when ev completes, or on err != CL_SUCCESS records a failed event and answers
  * err. Always consumes ev and frees the wait list. */

@@ -428,6 +428,16 @@ cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_
     return CL_SUCCESS;
 }
 
+int aos_enqueue_parse_fixed(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, uint32_t fixed,
+                            struct aos_enqueue *e, cl_int *err)
+{
+    struct aos_tail tail;
+    aos_tail_init(&tail, payload, len, fixed);
+    bool proto = false;
+    *err = aos_enqueue_parse(s, payload, &tail, slot, e, &proto);
+    return proto ? -EPROTO : 0;
+}
+
 void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, cl_event ev)
 {
     free(e->wait);
@@ -596,12 +606,9 @@ static int op_complete_host_step(struct aos_session *s, uint32_t slot, const voi
 
 static int enqueue_sync_point(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, bool barrier)
 {
-    struct aos_tail tail;
-    aos_tail_init(&tail, payload, len, sizeof(struct aos_req_enqueue_sync));
     struct aos_enqueue e;
-    bool proto;
-    cl_int err = aos_enqueue_parse(s, payload, &tail, slot, &e, &proto);
-    if (proto)
+    cl_int err;
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(struct aos_req_enqueue_sync), &e, &err) < 0)
         return -EPROTO;
     cl_event ev = NULL;
     if (err == CL_SUCCESS)

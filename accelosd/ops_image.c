@@ -152,19 +152,16 @@ static int op_image_formats(struct aos_session *s, uint32_t slot, const void *pa
 static int image_rw(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, bool write)
 {
     const struct aos_req_image_rw *r = payload;
-    struct aos_tail t;
-    aos_tail_init(&t, payload, len, sizeof(*r));
-    bool proto = false;
     struct aos_enqueue e;
-    cl_int err = aos_enqueue_parse(s, payload, &t, slot, &e, &proto);
-    if (proto)
+    cl_int err;
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
         return -EPROTO;
     struct aos_mem_extra *x = aos_mem_extra(s, r->image);
     /* An empty box is how the client orders a command that moves no data (unmapping a read-only
      * map): it becomes a marker. */
     bool empty = !r->data.len && (!r->region[0] || !r->region[1] || !r->region[2]);
     void *data = empty ? NULL : aos_session_span(s, r->data);
-    bool ok = (!r->token || (!e.blocking && e.event_id)) && (data || empty);
+    bool ok = aos_mem_token_ok(&e, r->token) && (data || empty);
     if (ok && !empty && x && x->elem && box_bytes(r->region, x->elem) != r->data.len)
         ok = false;
     if (!ok) {
@@ -205,17 +202,6 @@ static int op_read_image(struct aos_session *s, uint32_t slot, const void *paylo
     return image_rw(s, slot, payload, len, false);
 }
 
-/* Parses a data-less image enqueue. */
-static int parse_plain(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, uint32_t fixed,
-                       struct aos_enqueue *e, cl_int *err)
-{
-    struct aos_tail t;
-    aos_tail_init(&t, payload, len, fixed);
-    bool proto = false;
-    *err = aos_enqueue_parse(s, payload, &t, slot, e, &proto);
-    return proto ? -EPROTO : 0;
-}
-
 static void to_size(const uint64_t in[3], size_t out[3])
 {
     for (int i = 0; i < 3; i++)
@@ -227,7 +213,7 @@ static int op_copy_image(struct aos_session *s, uint32_t slot, const void *paylo
     const struct aos_req_copy_image *r = payload;
     struct aos_enqueue e;
     cl_int err;
-    if (parse_plain(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
         return -EPROTO;
     cl_event ev = NULL;
     if (err == CL_SUCCESS) {
@@ -247,7 +233,7 @@ static int copy_image_buffer(struct aos_session *s, uint32_t slot, const void *p
     const struct aos_req_copy_image_buffer *r = payload;
     struct aos_enqueue e;
     cl_int err;
-    if (parse_plain(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
         return -EPROTO;
     cl_event ev = NULL;
     if (err == CL_SUCCESS) {
@@ -283,7 +269,7 @@ static int op_fill_image(struct aos_session *s, uint32_t slot, const void *paylo
     const struct aos_req_fill_image *r = payload;
     struct aos_enqueue e;
     cl_int err;
-    if (parse_plain(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
         return -EPROTO;
     cl_event ev = NULL;
     if (err == CL_SUCCESS) {

@@ -143,18 +143,7 @@ static int op_create_sub_buffer(struct aos_session *s, uint32_t slot, const void
 
 /* ---- Transfers -------------------------------------------------------------------------------- */
 
-/* Parses the common part; returns -EPROTO, 0 with *err set. */
-static int parse_transfer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, uint32_t fixed,
-                          struct aos_enqueue *e, cl_int *err)
-{
-    struct aos_tail t;
-    aos_tail_init(&t, payload, len, fixed);
-    bool proto = false;
-    *err = aos_enqueue_parse(s, payload, &t, slot, e, &proto);
-    return proto ? -EPROTO : 0;
-}
-
-static bool token_ok(const struct aos_enqueue *e, uint64_t token)
+bool aos_mem_token_ok(const struct aos_enqueue *e, uint64_t token)
 {
     return !token || (!e->blocking && e->event_id);
 }
@@ -164,10 +153,10 @@ static int buffer_rw(struct aos_session *s, uint32_t slot, const void *payload, 
     const struct aos_req_buffer_rw *r = payload;
     struct aos_enqueue e;
     cl_int err;
-    if (parse_transfer(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
         return -EPROTO;
     void *data = r->data.len ? aos_session_span(s, r->data) : NULL;
-    if (!token_ok(&e, r->token) || (r->data.len && !data)) {
+    if (!aos_mem_token_ok(&e, r->token) || (r->data.len && !data)) {
         free(e.wait);
         return -EPROTO;
     }
@@ -204,7 +193,7 @@ static int buffer_rect(struct aos_session *s, uint32_t slot, const void *payload
     const struct aos_req_buffer_rect *r = payload;
     struct aos_enqueue e;
     cl_int err;
-    if (parse_transfer(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
         return -EPROTO;
     size_t region[3], origin[3], host_origin[3] = {0, 0, 0};
     uint64_t bytes = 1;
@@ -218,7 +207,7 @@ static int buffer_rect(struct aos_session *s, uint32_t slot, const void *payload
             bytes *= r->region[i];
     }
     void *data = aos_session_span(s, r->data);
-    if (bad || bytes != r->data.len || !data || !token_ok(&e, r->token)) {
+    if (bad || bytes != r->data.len || !data || !aos_mem_token_ok(&e, r->token)) {
         free(e.wait);
         return -EPROTO;
     }
@@ -256,7 +245,7 @@ static int op_copy_buffer(struct aos_session *s, uint32_t slot, const void *payl
     const struct aos_req_copy_buffer *r = payload;
     struct aos_enqueue e;
     cl_int err;
-    if (parse_transfer(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
         return -EPROTO;
     cl_event ev = NULL;
     if (err == CL_SUCCESS) {
@@ -278,7 +267,7 @@ static int op_copy_buffer_rect(struct aos_session *s, uint32_t slot, const void 
     const struct aos_req_copy_buffer_rect *r = payload;
     struct aos_enqueue e;
     cl_int err;
-    if (parse_transfer(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
         return -EPROTO;
     cl_event ev = NULL;
     if (err == CL_SUCCESS) {

@@ -2,6 +2,7 @@
 #ifndef ACCELOSD_OPS_MEM_H
 #define ACCELOSD_OPS_MEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,9 @@ int aos_mem_register(struct aos_session *s, uint32_t slot, uint64_t id, cl_mem m
 
 /* Extra data of a memory id, or NULL. */
 struct aos_mem_extra *aos_mem_extra(struct aos_session *s, uint64_t id);
+
+/* A host-step token is only valid on a non-blocking request that carries an event id. */
+bool aos_mem_token_ok(const struct aos_enqueue *e, uint64_t token);
 
 /* Ends an enqueue of a transfer: with token, as a host step (a failed command still reaches the
  * client's host step, with the error); without, through aos_enqueue_done. */
