@@ -36,7 +36,7 @@ done
 # Applications find accelOS only through the loader's vendor file: nothing else is changed.
 export OCL_ICD_VENDORS="$build/vendors"
 export ACCELOS_SOCKET="$socket"
-rm -f "$out/mix.jsonl"
+rm -rf "$out/mix.jsonl" "$out/plots" # fresh records and plots each run
 tenant_args=()
 [[ -n $tenants ]] && tenant_args=(--tenants "$tenants")
 "$build/bench/accelos-mix" "${tenant_args[@]}" --platform accelOS --label "accelos-$policy" \

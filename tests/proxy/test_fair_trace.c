@@ -77,6 +77,42 @@ START_TEST(test_launch_is_traced)
 }
 END_TEST
 
+/* A queue without profiling still gets a trace line, with host enqueue and completion times. */
+START_TEST(test_launch_without_profiling_is_traced)
+{
+    cl_context ctx;
+    cl_command_queue profiled_q;
+    aos_test_context(&ctx, &profiled_q);
+    cl_int err;
+    cl_command_queue q = clCreateCommandQueue(ctx, aos_test_device(), 0, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_program p = aos_test_build(
+        ctx, "kernel void plain_kernel(global int *x) { x[get_global_id(0)] = (int)get_local_id(0); }", NULL);
+    cl_kernel k = clCreateKernel(p, "plain_kernel", &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * sizeof(int), NULL, &err);
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+    size_t global = 64, local = 8;
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clFinish(q), CL_SUCCESS);
+
+    char line[1024];
+    ck_assert_msg(read_line_with("\"kernel\":\"plain_kernel\"", line, sizeof(line)), "no trace line");
+    ck_assert_ptr_nonnull(strstr(line, "\"status\":\"ok\""));
+    ck_assert_uint_eq(field(line, "virtual_groups"), 8);
+    unsigned long long queued = field(line, "arrival_ns"), start = field(line, "start_ns"), end = field(line, "end_ns");
+    ck_assert_uint_gt(queued, 0);
+    ck_assert_uint_eq(queued, start); /* host times: enqueue stands for both */
+    ck_assert_uint_le(start, end);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseCommandQueue(profiled_q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
 int main(void)
 {
     int fd = mkstemp(trace_path);
@@ -89,6 +125,7 @@ int main(void)
     TCase *tc = tcase_create("fair_trace");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_launch_is_traced);
+    tcase_add_test(tc, test_launch_without_profiling_is_traced);
     suite_add_tcase(s, tc);
     const char *const args[] = {"--policy", "fair", "--trace", trace_path, NULL};
     int rc = aos_test_run_suite_with_args(s, args);
