@@ -5,7 +5,26 @@
 #include "accelos/sched_config.h"
 #include "policy.h"
 
-static struct aos_sched_config loaded; /* kept for the time-slicing loop */
+#include <pthread.h>
+
+static struct aos_sched_config loaded; /* what the device scheduler reads */
+static pthread_once_t loaded_once = PTHREAD_ONCE_INIT;
+
+static void loaded_defaults(void)
+{
+    aos_sched_config_init(&loaded);
+}
+
+const struct aos_sched_config *aos_daemon_config_get(void)
+{
+    pthread_once(&loaded_once, loaded_defaults);
+    return &loaded;
+}
+
+uint32_t aos_daemon_config_weight(uint32_t uid, const char *name)
+{
+    return aos_sched_config_weight(aos_daemon_config_get(), uid, name);
+}
 
 int aos_daemon_config_load(const char *path, bool policy_given, FILE *err)
 {
@@ -38,6 +57,7 @@ int aos_daemon_config_load(const char *path, bool policy_given, FILE *err)
         }
         aos_policy_set(policy);
     }
+    pthread_once(&loaded_once, loaded_defaults);
     aos_sched_config_release(&loaded);
     loaded = cfg;
     return 0;

@@ -3,6 +3,7 @@
 #include "elastic.h"
 
 #include "accelos/log.h"
+#include "device_sched.h"
 #include "launch.h"
 
 struct aos_elastic_job *aos_elastic_job_start(cl_program prog, cl_uint n, const cl_device_id *devs,
@@ -38,10 +39,23 @@ struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_ker
 void aos_elastic_kernel_destroy(struct aos_elastic_kernel *ek) { (void)ek; }
 
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                        const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait, cl_event *ev)
+                        const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait,
+                        const struct aos_logical_held *held, uint32_t n_held, cl_event *ev,
+                        struct aos_logical **logical)
 {
-    (void)s, (void)queue, (void)ek, (void)shape, (void)num_wait, (void)wait, (void)ev;
+    (void)s, (void)queue, (void)ek, (void)shape, (void)num_wait, (void)wait, (void)held, (void)n_held, (void)ev,
+        (void)logical;
     return false;
 }
 
-void aos_launch_shutdown(void) {}
+void aos_logical_unref(struct aos_logical *l) { (void)l; }
+
+cl_int aos_logical_profiling(struct aos_logical *l, cl_profiling_info param, size_t size, void *value,
+                             size_t *size_ret)
+{
+    (void)l, (void)param, (void)size, (void)value, (void)size_ret;
+    return CL_PROFILING_INFO_NOT_AVAILABLE;
+}
+
+void aos_device_sched_poke(void) {}
+void aos_device_sched_shutdown(void) {}

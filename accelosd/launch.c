@@ -1,231 +1,36 @@
 /*
- * Elastic launches: the virtual NDRange record, its pooled device buffer, the count of logical
- * launches in flight per device, and the enqueue itself (see launch.h).
+ * Elastic launches, the service-thread side: turns one application launch into a logical launch
+ * (logical.h) and hands it to the device's scheduler thread (device_sched.c), which runs it in
+ * waves. See launch.h.
  *
- * Design note. A record buffer is reused only after the kernel that read it has ended (its event
- * callback returns it to the pool), and the host copy the non-blocking write reads lives in the
- * same pool entry, so neither is touched while a command may still use it. Buffers are pooled per
- * real context, which all clients on a device set share (ops_core.c): a record is rewritten in
- * full before every launch, so it carries nothing from one launch to the next.
- *
- * In flight is counted per command queue, not per launch: an in-order queue runs one kernel at a
- * time, so an application that enqueues a hundred kernels back to back is one launch in flight,
- * not a hundred that would each get a hundredth of the device.
+ * Design note. The application's queue gets two markers: the gate, which completes when the
+ * queue and the wait list let the launch start, and the application's event, which waits for a
+ * user event the scheduler completes after the last wave. So in-order queues, wait lists,
+ * markers, clFinish and callbacks behave as for a native kernel, while the waves themselves run
+ * on the scheduler's own queues, where they can be cut, resized and interleaved with other
+ * clients' waves. The kernel is cloned per launch, so arguments the application sets after the
+ * enqueue do not reach waves still to come, and the argument objects are retained for the same
+ * reason: the application may release a buffer right after enqueueing.
  */
 #include "launch.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "accelos/log.h"
-#include "trace.h"
+#include "accelos/sched.h"
+#include "accelos/sched_config.h"
 #include "accelos/vndrange.h"
-#include "accelos/wire_core.h"
+#include "daemon_config.h"
+#include "device_sched.h"
+#include "logical.h"
 #include "ops.h"
 
-#define MAX_CONTEXTS 64u         /* real contexts are per device set, see ops_core.c */
-#define MAX_FREE_RECORDS 64u     /* per context; more are released */
-#define MAX_BUSY_QUEUES 256u     /* per device; beyond, each extra launch counts on its own */
-#define AUTO_LOCAL_X 64u         /* largest automatic work-group width (dimension 0) */
-#define AUTO_LOCAL_YZ 4u         /* and height/depth */
-
-struct record {
-    struct record *next;
-    cl_context context;
-    cl_mem buffer;                 /* AOS_VNDRANGE_SIZE bytes of device memory */
-    struct aos_vndrange host;      /* what the non-blocking write copies */
-    uint32_t device;               /* index of the device it runs on */
-    cl_command_queue queue;        /* in-flight key, never dereferenced */
-    /* For the trace (--trace), filled per launch. */
-    cl_event traced;               /* retained kernel event, or NULL when not tracing */
-    uint64_t client;
-    pid_t pid;
-    uint32_t physical_groups;
-    uint64_t enqueued_ns;          /* host clock, for queues without profiling */
-    char kernel[64];
-};
-
-struct record_pool {
-    cl_context context;
-    struct record *free;
-    uint32_t count;
-};
-
-struct busy_queue {
-    cl_command_queue queue;
-    uint32_t launches;                /* 0: free entry */
-    struct aos_launch_demand demand;  /* of its latest launch */
-};
-
-struct device_flight {
-    uint32_t overflow;  /* launches that found the table full: in flight, but not weighed */
-    struct busy_queue busy[MAX_BUSY_QUEUES];
-};
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct record_pool pools[MAX_CONTEXTS];
-static struct device_flight flights[AOS_MAX_DEVICES];
-
-/* ---- In flight ---------------------------------------------------------------------------- */
-
-/* Counts a launch on queue and copies the demands of the device's other busy queues into others
- * (room for MAX_BUSY_QUEUES); returns how many it copied. */
-static size_t flight_begin(uint32_t device, cl_command_queue queue, const struct aos_launch_demand *mine,
-                           struct aos_launch_demand *others)
-{
-    struct device_flight *f = &flights[device];
-    size_t n = 0;
-    pthread_mutex_lock(&lock);
-    struct busy_queue *slot = NULL, *empty = NULL;
-    for (uint32_t i = 0; i < MAX_BUSY_QUEUES; i++) {
-        struct busy_queue *b = &f->busy[i];
-        if (b->launches && b->queue == queue)
-            slot = b;
-        else if (b->launches)
-            others[n++] = b->demand;
-        else if (!empty)
-            empty = b;
-    }
-    if (!slot && empty) {
-        slot = empty;
-        *slot = (struct busy_queue){.queue = queue};
-    }
-    if (slot) {
-        slot->launches++;
-        slot->demand = *mine;
-    } else {
-        f->overflow++;
-    }
-    pthread_mutex_unlock(&lock);
-    return n;
-}
-
-static void flight_end(uint32_t device, cl_command_queue queue)
-{
-    struct device_flight *f = &flights[device];
-    pthread_mutex_lock(&lock);
-    bool found = false;
-    for (uint32_t i = 0; i < MAX_BUSY_QUEUES && !found; i++)
-        if (f->busy[i].launches && f->busy[i].queue == queue) {
-            found = true;
-            f->busy[i].launches--;
-        }
-    if (!found && f->overflow)
-        f->overflow--;
-    pthread_mutex_unlock(&lock);
-}
-
-/* ---- Record pool -------------------------------------------------------------------------- */
-
-static struct record *record_get(cl_context ctx)
-{
-    pthread_mutex_lock(&lock);
-    for (uint32_t i = 0; i < MAX_CONTEXTS; i++)
-        if (pools[i].context == ctx && pools[i].free) {
-            struct record *r = pools[i].free;
-            pools[i].free = r->next;
-            pools[i].count--;
-            pthread_mutex_unlock(&lock);
-            return r;
-        }
-    pthread_mutex_unlock(&lock);
-    struct record *r = calloc(1, sizeof(*r));
-    if (!r)
-        return NULL;
-    cl_int err = CL_SUCCESS;
-    r->context = ctx;
-    r->buffer = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE, AOS_VNDRANGE_SIZE, NULL, &err);
-    if (err != CL_SUCCESS) {
-        free(r);
-        return NULL;
-    }
-    return r;
-}
-
-static void record_put(struct record *r)
-{
-    pthread_mutex_lock(&lock);
-    struct record_pool *pool = NULL;
-    for (uint32_t i = 0; i < MAX_CONTEXTS && !pool; i++)
-        if (pools[i].context == r->context)
-            pool = &pools[i];
-    for (uint32_t i = 0; i < MAX_CONTEXTS && !pool; i++)
-        if (!pools[i].context) {
-            pool = &pools[i];
-            pool->context = r->context;
-        }
-    if (pool && pool->count < MAX_FREE_RECORDS) {
-        r->next = pool->free;
-        pool->free = r;
-        pool->count++;
-        r = NULL;
-    }
-    pthread_mutex_unlock(&lock);
-    if (r) {
-        NATIVE(r->buffer, clReleaseMemObject)(r->buffer);
-        free(r);
-    }
-}
-
-void aos_launch_shutdown(void)
-{
-    pthread_mutex_lock(&lock);
-    for (uint32_t i = 0; i < MAX_CONTEXTS; i++)
-        while (pools[i].free) {
-            struct record *r = pools[i].free;
-            pools[i].free = r->next;
-            NATIVE(r->buffer, clReleaseMemObject)(r->buffer);
-            free(r);
-        }
-    memset(pools, 0, sizeof(pools));
-    pthread_mutex_unlock(&lock);
-}
-
-/* The kernel that read the record has ended, also when it failed (or the write has, when the kernel
- * never launched). */
-static uint64_t host_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* One profiling time of the traced event; false when the queue has no profiling. */
-static bool profiled(cl_event ev, cl_profiling_info what, uint64_t *out)
-{
-    cl_ulong v = 0;
-    if (NATIVE(ev, clGetEventProfilingInfo)(ev, what, sizeof(v), &v, NULL) != CL_SUCCESS)
-        return false;
-    *out = v;
-    return true;
-}
-
-static void trace_ended(struct record *r, cl_int status)
-{
-    struct aos_trace_launch t = {.client = r->client, .pid = r->pid, .kernel = r->kernel, .ok = status >= 0,
-                                 .physical_groups = r->physical_groups, .virtual_groups = r->host.total_groups};
-    if (!profiled(r->traced, CL_PROFILING_COMMAND_QUEUED, &t.queued_ns) ||
-        !profiled(r->traced, CL_PROFILING_COMMAND_START, &t.start_ns) ||
-        !profiled(r->traced, CL_PROFILING_COMMAND_END, &t.end_ns)) {
-        /* The application's queue has no profiling: host times of enqueue and completion. */
-        t.queued_ns = t.start_ns = r->enqueued_ns;
-        t.end_ns = host_now_ns();
-    }
-    aos_trace_launch(&t);
-    NATIVE(r->traced, clReleaseEvent)(r->traced); /* complete now, so safe to let go */
-    r->traced = NULL;
-}
-
-static void launch_ended(cl_int status, void *data)
-{
-    struct record *r = data;
-    if (r->traced)
-        trace_ended(r, status);
-    flight_end(r->device, r->queue);
-    record_put(r);
-}
+#define AUTO_LOCAL_X 64u  /* largest automatic work-group width (dimension 0) */
+#define AUTO_LOCAL_YZ 4u  /* and height/depth */
 
 /* ---- Shape -------------------------------------------------------------------------------- */
 
@@ -270,8 +75,8 @@ static bool record_fill(struct aos_vndrange *rec, const struct aos_elastic_kerne
     rec->total_groups = (aos_u32)total;
     rec->next = 0;
     rec->done = 0;
-    rec->budget = rec->total_groups;
-    rec->chunk = 0; /* the kernel's compiled adaptive chunk */
+    rec->budget = 0; /* each wave raises it (device_sched.c) */
+    rec->chunk = 0;  /* the kernel's compiled adaptive chunk */
     return true;
 }
 
@@ -283,92 +88,165 @@ static const struct aos_device *device_of(cl_device_id id)
     return NULL;
 }
 
+static uint64_t host_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- Logical launch object ---------------------------------------------------------------- */
+
+void aos_logical_ref(struct aos_logical *l)
+{
+    atomic_fetch_add(&l->refs, 1);
+}
+
+void aos_logical_unref(struct aos_logical *l)
+{
+    if (!l || atomic_fetch_sub(&l->refs, 1) != 1)
+        return;
+    for (uint32_t i = 0; i < l->n_held; i++) {
+        if (l->held[i].sampler)
+            NATIVE((cl_sampler)l->held[i].object, clReleaseSampler)((cl_sampler)l->held[i].object);
+        else
+            NATIVE((cl_mem)l->held[i].object, clReleaseMemObject)((cl_mem)l->held[i].object);
+    }
+    free(l->held);
+    if (l->kernel)
+        NATIVE(l->kernel, clReleaseKernel)(l->kernel);
+    if (l->record)
+        NATIVE(l->record, clReleaseMemObject)(l->record);
+    free(l);
+}
+
+cl_int aos_logical_profiling(struct aos_logical *l, cl_profiling_info param, size_t size, void *value,
+                             size_t *size_ret)
+{
+    if (!l->profiling || !atomic_load(&l->timed))
+        return CL_PROFILING_INFO_NOT_AVAILABLE;
+    cl_ulong v;
+    switch (param) {
+    case CL_PROFILING_COMMAND_QUEUED: v = l->queued_ns; break;
+    case CL_PROFILING_COMMAND_SUBMIT: v = l->submit_ns; break;
+    case CL_PROFILING_COMMAND_START: v = l->start_ns; break;
+    case CL_PROFILING_COMMAND_END:
+    case CL_PROFILING_COMMAND_COMPLETE: v = l->end_ns; break;
+    default: return CL_INVALID_VALUE;
+    }
+    if (value && size < sizeof(v))
+        return CL_INVALID_VALUE;
+    if (value)
+        memcpy(value, &v, sizeof(v));
+    if (size_ret)
+        *size_ret = sizeof(v);
+    return CL_SUCCESS;
+}
+
+/* The client's weight from the configuration: by uid, else by process name. */
+static uint32_t client_weight(const struct aos_session *s)
+{
+    char path[64], name[AOS_SCHED_CONFIG_MAX_CLIENT] = "";
+    snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->pid);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (fgets(name, sizeof(name), f))
+            name[strcspn(name, "\n")] = '\0';
+        fclose(f);
+    }
+    uint32_t w = aos_daemon_config_weight((uint32_t)s->uid, name);
+    return w ? w : 1;
+}
+
 /* ---- Launch ------------------------------------------------------------------------------- */
 
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                        const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait, cl_event *ev)
+                        const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait,
+                        const struct aos_logical_held *held, uint32_t n_held, cl_event *ev, struct aos_logical **out)
 {
     cl_device_id qdev = NULL;
     cl_context ctx = NULL;
+    cl_command_queue_properties props = 0;
     if (NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_DEVICE, sizeof(qdev), &qdev, NULL) != CL_SUCCESS ||
         qdev != ek->device ||
-        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, NULL) != CL_SUCCESS)
+        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, NULL) != CL_SUCCESS ||
+        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_PROPERTIES, sizeof(props), &props, NULL) != CL_SUCCESS ||
+        !NATIVE(ek->kernel, clCloneKernel))
         return false;
     const struct aos_device *dev = device_of(qdev);
     struct aos_vndrange rec;
     size_t local[3];
     if (!dev || dev->index >= AOS_MAX_DEVICES || !record_fill(&rec, ek, shape, local))
         return false;
-    struct record *r = record_get(ctx);
-    cl_event *all = malloc((num_wait + 1) * sizeof(cl_event));
-    if (!r || !all) {
-        if (r)
-            record_put(r);
-        free(all);
-        return false;
-    }
-    r->host = rec;
-    r->device = dev->index;
-    r->queue = queue;
-    struct aos_launch_demand mine = {.wg_threads = (uint32_t)(local[0] * local[1] * local[2]),
-                                     .total_groups = rec.total_groups};
     cl_ulong local_mem = 0;
-    if (NATIVE(ek->kernel, clGetKernelWorkGroupInfo)(ek->kernel, qdev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local_mem),
-                                                     &local_mem, NULL) == CL_SUCCESS)
-        mine.local_mem = local_mem; /* the kernel's own __local data plus its __local arguments */
-    struct aos_launch_demand others[MAX_BUSY_QUEUES];
-    size_t running = flight_begin(r->device, queue, &mine, others);
-    uint32_t groups = aos_launch_physical_groups(dev, others, running, &mine);
-    if (groups == 0) {
-        flight_end(r->device, queue);
-        record_put(r);
-        free(all);
+    NATIVE(ek->kernel, clGetKernelWorkGroupInfo)(ek->kernel, qdev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local_mem),
+                                                 &local_mem, NULL); /* own __local data plus __local arguments */
+    uint32_t wg_threads = (uint32_t)(local[0] * local[1] * local[2]);
+    if (!aos_device_sched_fits(dev, wg_threads, local_mem))
+        return false; /* one work-group can never fit: the native launch reports why */
+
+    struct aos_logical *l = calloc(1, sizeof(*l));
+    if (!l)
+        return false;
+    atomic_init(&l->refs, 1);
+    l->client = s->serial;
+    l->weight = client_weight(s);
+    l->device = dev->index;
+    l->context = ctx;
+    l->host = rec;
+    l->profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
+    l->work_dim = shape->work_dim;
+    memcpy(l->local, local, sizeof(l->local));
+    l->wg_threads = wg_threads;
+    l->local_mem = local_mem;
+    l->estimate_key = (uintptr_t)ek->kernel;
+    NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(l->kernel_name) - 1,
+                                        l->kernel_name, NULL);
+    cl_int err = CL_SUCCESS;
+    l->kernel = NATIVE(ek->kernel, clCloneKernel)(ek->kernel, &err);
+    if (err == CL_SUCCESS)
+        l->record = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE, AOS_VNDRANGE_SIZE, NULL, &err);
+    if (err == CL_SUCCESS)
+        err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, ek->num_args, sizeof(cl_mem), &l->record);
+    if (err == CL_SUCCESS && n_held && !(l->held = malloc(n_held * sizeof(*l->held))))
+        err = CL_OUT_OF_HOST_MEMORY;
+    for (uint32_t i = 0; err == CL_SUCCESS && i < n_held; i++) {
+        if (held[i].sampler)
+            NATIVE((cl_sampler)held[i].object, clRetainSampler)((cl_sampler)held[i].object);
+        else
+            NATIVE((cl_mem)held[i].object, clRetainMemObject)((cl_mem)held[i].object);
+        l->held[l->n_held++] = held[i];
+    }
+    if (err != CL_SUCCESS) {
+        aos_logical_unref(l);
         return false;
     }
-    size_t phys[3] = {groups * local[0], local[1], local[2]};
 
-    cl_event wrote = NULL, ran = NULL;
-    cl_int err = NATIVE(queue, clEnqueueWriteBuffer)(queue, r->buffer, CL_FALSE, 0, sizeof(r->host), &r->host, 0,
-                                                     NULL, &wrote);
+    /* Blocks while the client has too many launches in flight (device_sched.c). */
+    aos_device_sched_admit(s);
+    l->arrival_host_ns = host_now_ns();
+    cl_event app = NULL;
+    l->user = NATIVE(ctx, clCreateUserEvent)(ctx, &err);
     if (err == CL_SUCCESS)
-        err = NATIVE(ek->kernel, clSetKernelArg)(ek->kernel, ek->num_args, sizeof(cl_mem), &r->buffer);
-    if (err == CL_SUCCESS) {
-        /* The kernel waits for its record too: on an out-of-order queue nothing else orders them. */
-        if (num_wait)
-            memcpy(all, wait, num_wait * sizeof(cl_event));
-        all[num_wait] = wrote;
-        err = NATIVE(queue, clEnqueueNDRangeKernel)(queue, ek->kernel, shape->work_dim, NULL, phys, local,
-                                                    num_wait + 1, all, &ran);
-    }
-    free(all);
-    if (err == CL_SUCCESS && aos_trace_enabled()) {
-        r->client = s->serial;
-        r->pid = s->pid;
-        r->physical_groups = groups;
-        r->enqueued_ns = host_now_ns();
-        r->kernel[0] = '\0';
-        NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(r->kernel) - 1, r->kernel,
-                                            NULL);
-        if (NATIVE(ran, clRetainEvent)(ran) == CL_SUCCESS)
-            r->traced = ran;
-    }
-    cl_event last = err == CL_SUCCESS ? ran : wrote;
-    if (!last) {
-        flight_end(r->device, queue);
-        record_put(r); /* nothing was enqueued that reads it */
-    } else if (aos_event_when_done(last, launch_ended, r) != CL_SUCCESS) {
-        /* Without a completion the record cannot be known free: keep it out of the pool. */
-        aos_log(AOS_LOG_WARN, "launch", "no completion for a launch record: not reused");
-        flight_end(r->device, queue);
-    }
-    if (wrote)
-        aos_event_drop(s, wrote);
+        err = NATIVE(queue, clEnqueueMarkerWithWaitList)(queue, num_wait, wait, &l->gate);
+    if (err == CL_SUCCESS)
+        err = NATIVE(queue, clEnqueueMarkerWithWaitList)(queue, 1, &l->user, &app);
     if (err != CL_SUCCESS) {
         aos_log(AOS_LOG_DEBUG, "launch", "elastic launch refused (%d): launching natively", err);
+        if (l->gate)
+            aos_event_drop(s, l->gate); /* a marker with nothing after it */
+        if (l->user)
+            NATIVE(l->user, clReleaseEvent)(l->user); /* nothing waits on it */
+        aos_device_sched_unadmit(s);
+        aos_logical_unref(l);
         return false;
     }
-    aos_log(AOS_LOG_DEBUG, "launch", "%u virtual groups on %u physical (%zu other launches in flight)",
-            rec.total_groups, groups, running);
-    *ev = ran;
+    NATIVE(queue, clFlush)(queue);
+    aos_session_ref(s);
+    l->s = s;
+    aos_logical_ref(l); /* the application's event */
+    aos_device_sched_submit(l);
+    *ev = app;
+    *out = l;
     return true;
 }

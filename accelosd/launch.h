@@ -1,6 +1,7 @@
 /*
  * Elastic launches (policy fair): one application NDRange launch of a rewritten kernel becomes one
- * logical launch over a virtual NDRange (accelos/vndrange.h) on a share of the device.
+ * logical launch over a virtual NDRange (accelos/vndrange.h), which the device's scheduler thread
+ * runs in waves on a changing share of the device (device_sched.h).
  */
 #ifndef ACCELOSD_LAUNCH_H
 #define ACCELOSD_LAUNCH_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "elastic.h"
+#include "logical.h"
 #include "native.h"
 #include "vendor.h"
 
@@ -21,35 +23,19 @@ struct aos_launch_shape {
 };
 
 /*
- * Enqueues the launch on the twin kernel when the rewrite can run it exactly: the virtual NDRange
- * record is written to a pooled device buffer (non-blocking, same queue), the kernel is launched
- * on aos_launch_physical_groups() work-groups of the original size, and *ev is the kernel's
- * event, so the application's event, waits and profiling are the kernel's. The wait list applies
- * to the kernel. Returns false, with nothing launched, when the launch must run natively:
- * non-uniform or unexpressible work-groups, another device, or any error of the elastic enqueue
- * (the native launch then gives the application the native outcome). Service thread of s only.
+ * Makes the launch a logical launch when the rewrite can run it exactly. *ev becomes the
+ * application's event (a marker on its queue that completes after the last wave; one reference)
+ * and *logical the launch that answers the event's profiling queries (one reference). held lists
+ * the argument objects to keep alive until the launch ends. May block while the client has too
+ * many launches in flight (max_inflight_per_client). Returns false, with nothing enqueued, when
+ * the launch must run natively: non-uniform or unexpressible work-groups, another device, a
+ * work-group that can never fit (the native launch reports the error), or any error on the way.
+ * Service thread of s only.
  */
 struct aos_session;
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                        const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait, cl_event *ev);
-
-/* What one logical launch asks of the device, per physical work-group and in total. */
-struct aos_launch_demand {
-    uint32_t wg_threads;   /* work-items per work-group */
-    uint64_t local_mem;    /* local memory per work-group, bytes */
-    uint64_t total_groups; /* virtual groups */
-};
-
-/*
- * Physical work-groups for the launch `mine` on dev while the n launches in `running` are in
- * flight there (one per other busy queue). Lives in physical_groups.c, the one place where the
- * share is decided. Returns 1..total_groups, or 0 when one work-group can never fit the device
- * (the launch then runs natively, which reports the error).
- */
-uint32_t aos_launch_physical_groups(const struct aos_device *dev, const struct aos_launch_demand *running, size_t n,
-                                    const struct aos_launch_demand *mine);
-
-/* Frees the pooled record buffers; call at shutdown when no launch is in flight. */
-void aos_launch_shutdown(void);
+                        const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait,
+                        const struct aos_logical_held *held, uint32_t n_held, cl_event *ev,
+                        struct aos_logical **logical);
 
 #endif

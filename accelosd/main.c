@@ -10,9 +10,9 @@
 #include "accelos/log.h"
 #include "accelos/sock.h"
 #include "accelos/wire.h"
-#include "launch.h"
 #include "ops.h"
 #include "daemon_config.h"
+#include "device_sched.h"
 #include "policy.h"
 #include "trace.h"
 #include "server.h"
@@ -169,7 +169,7 @@ int main(int argc, char **argv)
                 rc == -EADDRINUSE ? "another daemon is already serving it" : strerror(-rc));
         return 1;
     }
-    aos_launch_shutdown();
+    aos_device_sched_shutdown();
     aos_trace_close();
     aos_vendor_unload();
     return 0;

@@ -88,6 +88,10 @@ int aos_enqueue_parse_fixed(struct aos_session *s, uint32_t slot, const void *pa
  * blocking request when ev completes, or on err != CL_SUCCESS records a failed event and answers
  * err. Always consumes ev and frees the wait list. */
 void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, cl_event ev);
+/* As aos_enqueue_done for a successful elastic launch: ev is the application's status event, and
+ * the logical launch l (one reference, taken over) answers its profiling queries. */
+struct aos_logical;
+void aos_enqueue_done_logical(struct aos_session *s, struct aos_enqueue *e, cl_event ev, struct aos_logical *l);
 
 /* Registers a client event id for a real event (status) with a separate profiling event
  * (may equal status_event). Takes ownership of both references. Returns 0 or -EEXIST/-EINVAL
@@ -97,6 +101,8 @@ int aos_event_register(struct aos_session *s, uint64_t id, cl_event status_event
 void aos_event_register_failed(struct aos_session *s, uint64_t id, cl_context ctx, cl_int err);
 /* The real event that carries profiling info for a client event id, or NULL. */
 cl_event aos_event_profiling(struct aos_session *s, uint64_t id);
+/* The logical launch behind an event id, NULL when it is not an elastic launch. */
+struct aos_logical *aos_event_logical(struct aos_session *s, uint64_t id);
 
 /* Non-blocking command with a host step (the client copies data out after the device part):
  * registers e->event_id (which must be non-zero) as an event that completes when the client

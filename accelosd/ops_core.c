@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logical.h"
 #include "ops.h"
 #include "vendor.h"
 
@@ -240,10 +241,14 @@ static cl_int query(struct aos_session *s, const struct aos_req_get_info *r, con
         if (!(obj = aos_handles_object(t, r->id, AOS_OBJ_EVENT)))
             return CL_INVALID_EVENT;
         return NATIVE(obj, clGetEventInfo)(obj, r->param, size, value, size_ret);
-    case AOS_INFO_EVENT_PROFILING:
+    case AOS_INFO_EVENT_PROFILING: {
+        struct aos_logical *logical = aos_event_logical(s, r->id);
+        if (logical)
+            return aos_logical_profiling(logical, r->param, size, value, size_ret);
         if (!(obj = aos_event_profiling(s, r->id)))
             return CL_INVALID_EVENT;
         return NATIVE(obj, clGetEventProfilingInfo)(obj, r->param, size, value, size_ret);
+    }
     default:
         return CL_INVALID_VALUE;
     }

@@ -26,6 +26,7 @@
 
 #include "accelos/log.h"
 #include "accelos/wire_event.h"
+#include "logical.h"
 #include "ops.h"
 
 /* How often the watcher polls the status of pending events it watches. */
@@ -34,6 +35,7 @@
 struct event_extra {
     struct aos_session *s;
     cl_event profiling;      /* retained separately when it differs from the status event */
+    struct aos_logical *logical; /* an elastic launch: profiling is the logical launch's */
     bool user;               /* a user event of the client's (clCreateUserEvent) */
     bool host_step;          /* status event is a user event completed by the client */
     bool host_step_done;
@@ -283,6 +285,8 @@ static void event_dtor(struct aos_handle *h)
     }
     if (x && x->profiling && x->profiling != ev)
         aos_event_drop(x->s, x->profiling);
+    if (x && x->logical)
+        aos_logical_unref(x->logical);
     if (x)
         aos_event_drop(x->s, ev);
     else
@@ -307,6 +311,31 @@ int aos_event_register(struct aos_session *s, uint64_t id, cl_event status_event
         event_dtor(&tmp);
     }
     return rc;
+}
+
+int aos_event_register_logical(struct aos_session *s, uint64_t id, cl_event status_event, struct aos_logical *l)
+{
+    struct event_extra *x = calloc(1, sizeof(*x));
+    if (!x) {
+        aos_event_drop(s, status_event);
+        aos_logical_unref(l);
+        return -ENOMEM;
+    }
+    x->s = s;
+    x->logical = l;
+    int rc = aos_handles_add(&s->handles, id, AOS_OBJ_EVENT, status_event, x);
+    if (rc < 0) {
+        struct aos_handle tmp = {.object = status_event, .extra = x};
+        event_dtor(&tmp);
+    }
+    return rc;
+}
+
+struct aos_logical *aos_event_logical(struct aos_session *s, uint64_t id)
+{
+    struct aos_handle *h = aos_handles_find(&s->handles, id, AOS_OBJ_EVENT);
+    struct event_extra *x = h ? h->extra : NULL;
+    return x ? x->logical : NULL;
 }
 
 void aos_event_register_failed(struct aos_session *s, uint64_t id, cl_context ctx, cl_int err)
@@ -464,6 +493,19 @@ void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, 
             aos_session_kill(s, "reused an event id");
     } else {
         aos_event_drop(s, ev);
+    }
+}
+
+void aos_enqueue_done_logical(struct aos_session *s, struct aos_enqueue *e, cl_event ev, struct aos_logical *l)
+{
+    free(e->wait);
+    e->wait = NULL;
+    if (e->event_id) {
+        if (aos_event_register_logical(s, e->event_id, ev, l) < 0)
+            aos_session_kill(s, "reused an event id");
+    } else {
+        aos_event_drop(s, ev);
+        aos_logical_unref(l);
     }
 }
 

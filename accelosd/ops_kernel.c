@@ -389,6 +389,23 @@ static cl_int args_revalidate(struct aos_session *s, cl_kernel k, struct kern_st
     return CL_SUCCESS;
 }
 
+/* Runs the launch on the twin as a logical launch, keeping its argument objects alive. */
+static bool launch_elastic(struct aos_session *s, struct aos_enqueue *e, struct kern_state *st,
+                           const struct aos_launch_shape *shape, cl_event *ev, struct aos_logical **logical)
+{
+    struct aos_logical_held *held = st->num_args ? malloc(st->num_args * sizeof(*held)) : NULL;
+    uint32_t n = 0;
+    if (st->num_args && !held)
+        return false;
+    for (uint32_t i = 0; i < st->num_args; i++)
+        if ((st->args[i].kind == AOS_ARG_MEM || st->args[i].kind == AOS_ARG_SAMPLER) && st->args[i].bound)
+            held[n++] = (struct aos_logical_held){.object = st->args[i].bound,
+                                                  .sampler = st->args[i].kind == AOS_ARG_SAMPLER};
+    bool ok = aos_launch_elastic(s, e->queue, st->twin, shape, e->num_wait, e->wait, held, n, ev, logical);
+    free(held);
+    return ok;
+}
+
 static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
 {
     const struct aos_req_ndrange *r = payload;
@@ -444,11 +461,14 @@ static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *
         }
         struct aos_launch_shape shape = {.work_dim = r->work_dim, .offset = r->has_offset ? off : NULL,
                                          .global = gws, .local = r->has_local ? lws : NULL};
-        if (st->twin && aos_launch_elastic(s, e.queue, st->twin, &shape, e.num_wait, e.wait, &ev))
+        struct aos_logical *logical = NULL;
+        if (st->twin && launch_elastic(s, &e, st, &shape, &ev, &logical)) {
             atomic_fetch_add(&s->elastic_launches, 1);
-        else
-            err = NATIVE(e.queue, clEnqueueNDRangeKernel)(e.queue, k, r->work_dim, shape.offset, gws, shape.local,
-                                                          e.num_wait, e.wait, &ev);
+            aos_enqueue_done_logical(s, &e, ev, logical);
+            return 0;
+        }
+        err = NATIVE(e.queue, clEnqueueNDRangeKernel)(e.queue, k, r->work_dim, shape.offset, gws, shape.local,
+                                                      e.num_wait, e.wait, &ev);
     }
     aos_enqueue_done(s, &e, err, ev);
     return 0;

@@ -7,6 +7,7 @@
 
 #include "accelos/futex.h"
 #include "accelos/log.h"
+#include "device_sched.h"
 #include "ops.h"
 #include "server.h"
 #include "vendor.h"
@@ -252,6 +253,7 @@ static void *service_main(void *arg)
         idle_since = 0;
     }
     aos_log(AOS_LOG_DEBUG, "session", "client %llu: releasing its objects", (unsigned long long)s->serial);
+    aos_device_sched_poke(); /* its launches stop at their next wave boundary */
     aos_session_quiesce(s);
     aos_handles_destroy(&s->handles);
     aos_session_release_kept_events(s);

@@ -47,12 +47,17 @@ void aos_trace_launch(const struct aos_trace_launch *t)
             trace_config, (unsigned long long)t->client, (int)t->pid);
     put_name(trace_file, t->kernel ? t->kernel : "");
     fprintf(trace_file,
-            "\",\"status\":\"%s\",\"arrival_ns\":%llu,\"start_ns\":%llu,\"end_ns\":%llu,\"device_ns\":%llu,"
-            "\"physical_groups\":%u,\"virtual_groups\":%u}\n",
-            t->ok ? "ok" : "failed", (unsigned long long)t->queued_ns, (unsigned long long)t->start_ns,
-            (unsigned long long)t->end_ns,
-            (unsigned long long)(t->end_ns > t->start_ns ? t->end_ns - t->start_ns : 0), t->physical_groups,
-            t->virtual_groups);
+            "\",\"status\":\"%s\",\"error\":%d,\"arrival_ns\":%llu,\"start_ns\":%llu,\"end_ns\":%llu,"
+            "\"device_ns\":%llu,\"waves\":%u,\"physical_groups\":%u,\"virtual_groups\":%u,"
+            "\"virtual_groups_done\":%u,\"admitted_host_ns\":%llu,\"ended_host_ns\":%llu,\"groups_over_time\":[",
+            t->ok ? "ok" : "failed", (int)t->status, (unsigned long long)t->queued_ns,
+            (unsigned long long)t->start_ns, (unsigned long long)t->end_ns, (unsigned long long)t->device_ns,
+            t->waves, t->physical_groups, t->virtual_groups, t->virtual_groups_done,
+            (unsigned long long)t->admitted_host_ns, (unsigned long long)t->ended_host_ns);
+    for (uint32_t i = 0; i < t->history_n && i < AOS_TRACE_HISTORY; i++)
+        fprintf(trace_file, "%s[%llu,%u]", i ? "," : "", (unsigned long long)t->history[i].t_ns,
+                t->history[i].groups);
+    fputs("]}\n", trace_file);
     fflush(trace_file);
     pthread_mutex_unlock(&trace_lock);
 }

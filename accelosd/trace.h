@@ -1,7 +1,8 @@
 /*
- * Launch traces (--trace FILE): one JSON line per elastic logical launch when it completes, in the
+ * Launch traces (--trace FILE): one JSON line per elastic logical launch when it ends, in the
  * record schema accelos-report reads (docs/bench.md), plus the scheduler's own fields. Times are
- * the device's profiling times of the launch (PoCL: host CLOCK_MONOTONIC).
+ * the device's profiling times of the launch (PoCL: host CLOCK_MONOTONIC) when the application's
+ * queue has profiling, else host CLOCK_MONOTONIC; admitted/ended are always host times.
  */
 #ifndef ACCELOSD_TRACE_H
 #define ACCELOSD_TRACE_H
@@ -10,14 +11,23 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#define AOS_TRACE_HISTORY 32u
+
 struct aos_trace_launch {
     uint64_t client;          /* session serial */
     pid_t pid;
     const char *kernel;
     bool ok;
+    int32_t status;           /* CL_COMPLETE (0) or the error the application's event got */
     uint64_t queued_ns, start_ns, end_ns;
-    uint32_t physical_groups;
+    uint64_t device_ns;       /* summed device time of the waves */
+    uint32_t waves;
+    uint32_t physical_groups; /* of the first wave */
     uint32_t virtual_groups;
+    uint32_t virtual_groups_done;
+    uint64_t admitted_host_ns, ended_host_ns;
+    uint32_t history_n;       /* physical group count over time: when it changed, and to what */
+    struct { uint64_t t_ns; uint32_t groups; } history[AOS_TRACE_HISTORY];
 };
 
 /* Opens (appends to) path; returns 0 or a negative errno. */

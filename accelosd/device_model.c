@@ -1,21 +1,14 @@
 /*
- * How many physical work-groups one logical launch gets: the share solver of the scheduling core
- * (accelos/sched.h, CGO'16 §3) over the device's model and the launches in flight on it.
- *
- * Design note. Launches already running keep the groups they started with (a running kernel
- * cannot grow or shrink, §2.5), so the solver is asked for a fair division among all of them and
- * only the new launch's answer is used: with K launches in flight the newcomer gets about 1/K of
- * the device. The solver's WAIT (the device already holds one group of each) becomes one group:
- * the daemon has no queue of its own to hold a launch back, and one group still makes progress.
+ * The resource model of each device (accelos/sched.h): what the device reports, plus the
+ * scheduling core's architecture table. Read once per device, on first use.
  */
 #include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "accelos/log.h"
 #include "accelos/sched.h"
 #include "accelos/wire_core.h"
-#include "launch.h"
+#include "device_sched.h"
 
 #define NV_COMPUTE_CAPABILITY_MAJOR 0x4000 /* cl_nv_device_attribute_query */
 #define NV_COMPUTE_CAPABILITY_MINOR 0x4001
@@ -67,7 +60,7 @@ static void device_model_read(const struct aos_device *dev, struct device_model 
     m->ready = true;
 }
 
-static bool device_model(const struct aos_device *dev, struct aos_sched_device *out)
+bool aos_device_model(const struct aos_device *dev, struct aos_sched_device *out)
 {
     if (dev->index >= AOS_MAX_DEVICES)
         return false;
@@ -82,37 +75,11 @@ static bool device_model(const struct aos_device *dev, struct aos_sched_device *
     return usable;
 }
 
-static struct aos_sched_kernel sched_kernel(const struct aos_launch_demand *d, uint64_t arrival)
-{
-    return (struct aos_sched_kernel){.wg_threads = d->wg_threads, .local_mem = d->local_mem,
-                                     .total_groups = d->total_groups, .weight = 1.0, .arrival = arrival};
-}
-
-uint32_t aos_launch_physical_groups(const struct aos_device *dev, const struct aos_launch_demand *running, size_t n,
-                                    const struct aos_launch_demand *mine)
+bool aos_device_sched_fits(const struct aos_device *dev, uint32_t wg_threads, uint64_t local_mem)
 {
     struct aos_sched_device model;
-    if (!device_model(dev, &model))
-        return mine->total_groups > UINT32_MAX ? UINT32_MAX : (uint32_t)mine->total_groups;
-    struct aos_sched_kernel *k = malloc((n + 1) * sizeof(*k));
-    struct aos_sched_share *out = malloc((n + 1) * sizeof(*out));
-    int rc = k && out ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        k[i] = sched_kernel(&running[i], i);
-    if (rc == 0) {
-        k[n] = sched_kernel(mine, n); /* the newest arrival */
-        rc = aos_sched_share_solve(&model, k, n + 1, NULL, out);
-    }
-    uint32_t groups = 1;
-    if (rc != 0 && model.compute_units / (n + 1) > 1)
-        groups = (uint32_t)(model.compute_units / (n + 1)); /* the paper's T / K, groups per CU = 1 */
-    else if (rc == 0 && out[n].status == AOS_SCHED_UNFIT)
-        groups = 0; /* one work-group can never fit: the native launch reports why */
-    else if (rc == 0 && out[n].status == AOS_SCHED_RUN && out[n].groups > 1)
-        groups = out[n].groups > UINT32_MAX ? UINT32_MAX : (uint32_t)out[n].groups;
-    free(k);
-    free(out);
-    if (groups > mine->total_groups)
-        groups = (uint32_t)mine->total_groups;
-    return groups;
+    if (!aos_device_model(dev, &model))
+        return true; /* no model: nothing to check against, the device decides */
+    struct aos_sched_kernel k = {.wg_threads = wg_threads, .local_mem = local_mem, .total_groups = 1};
+    return aos_sched_kernel_occupancy(&model, &k, NULL) > 0;
 }

@@ -1,0 +1,755 @@
+/*
+ * The device scheduler: one thread per device runs every logical launch (logical.h) in waves.
+ *
+ * A wave is one physical launch of the launch's kernel clone on a scheduler-owned queue, with
+ * `groups` physical work-groups and a budget of virtual groups (the record's stop/budget field):
+ * the kernel ends once the budget is handed out, at a virtual-group boundary. Between waves the
+ * scheduler may give the launch more or fewer groups (grow, shrink) or none (time slicing), and
+ * the next wave resumes on the same record where the last one stopped.
+ *
+ * At every decision point (a launch becomes ready, a wave ends) the scheduler orders the ready and
+ * running launches by their client's fair virtual time (Neon's fair queueing, charged with
+ * measured device time x share held), asks the share solver (CGO'16 §3, with client weights) for
+ * each one's physical groups, and starts a wave for every ready launch the solver lets run, once
+ * the running waves hold no more than their new share. The solver makes the rest wait when the
+ * device cannot hold one group of each: they run in later waves, so 8 kernels on 2 cores rotate.
+ * A wave's budget is slice_ms of measured device time per virtual group (remembered per kernel
+ * across launches), so a newcomer waits at most about one slice for its share.
+ *
+ * Everything here is owned by the scheduler thread. Other threads only post: new launches, and
+ * inbox nodes from real-event callbacks (which may run on a driver thread, or synchronously
+ * inside clSetEventCallback, so they must never wait for the scheduler).
+ *
+ * PoCL frees failed events in ways that make a later release unsafe (ops_event.c), so an event
+ * that ended in failure is parked until shutdown instead of released.
+ */
+#include "device_sched.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "accelos/log.h"
+#include "accelos/sched_config.h"
+#include "accelos/wire_core.h"
+#include "daemon_config.h"
+#include "ops.h"
+#include "session.h"
+#include "trace.h"
+
+#define POLL_NS 20000000ull          /* re-check runaways and dead clients this often while busy */
+#define ADMIT_POLL_NS 20000000ull
+#define ADMIT_GRACE_NS 200000000ull  /* in flight but none on the device this long: let through */
+#define ESTIMATES 256u               /* remembered time per virtual group, per kernel */
+#define RUNAWAY_STATUS CL_OUT_OF_RESOURCES
+#define CANCELLED_STATUS CL_OUT_OF_RESOURCES
+
+struct run_queue {
+    struct run_queue *next;
+    cl_context context;
+    cl_command_queue queue;
+};
+
+struct estimate {
+    uintptr_t key;
+    double ns_per_vgroup_one;
+};
+
+struct device_sched {
+    uint32_t index;
+    const struct aos_device *dev;
+    pthread_t thread;
+    bool started;
+    /* Inbox, under lock. */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    struct aos_logical_node *inbox, *inbox_tail;
+    struct aos_logical *incoming;
+    bool poked, stopping;
+    /* Scheduler thread only. */
+    struct aos_logical *launches;
+    struct run_queue *idle_queues;
+    struct aos_sched_vt *vt;
+    struct aos_sched_device model;
+    bool have_model;
+    uint64_t next_arrival;
+    struct estimate estimates[ESTIMATES];
+    cl_event *parked;
+    size_t n_parked, cap_parked;
+};
+
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct device_sched scheds[AOS_MAX_DEVICES];
+
+static pthread_mutex_t admit_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t admit_cond;
+static bool admit_cond_ready;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void deadline_in(struct timespec *ts, uint64_t ns)
+{
+    uint64_t t = now_ns() + ns;
+    ts->tv_sec = (time_t)(t / 1000000000ull);
+    ts->tv_nsec = (long)(t % 1000000000ull);
+}
+
+static void cond_init_monotonic(pthread_cond_t *c)
+{
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(c, &attr);
+    pthread_condattr_destroy(&attr);
+}
+
+/* ---- Admission (per-client in-flight limit) ------------------------------------------------ */
+
+static void admit_init_locked(void)
+{
+    if (!admit_cond_ready) {
+        cond_init_monotonic(&admit_cond);
+        admit_cond_ready = true;
+    }
+}
+
+void aos_device_sched_admit(struct aos_session *s)
+{
+    uint32_t limit = aos_daemon_config_get()->max_inflight_per_client;
+    pthread_mutex_lock(&admit_lock);
+    admit_init_locked();
+    bool blocked = false;
+    uint64_t idle_since = 0;
+    while (limit && s->launches_inflight >= limit && !atomic_load(&s->dead)) {
+        uint64_t now = now_ns();
+        if (s->launches_active)
+            idle_since = 0;
+        else if (!idle_since)
+            idle_since = now;
+        else if (now - idle_since >= ADMIT_GRACE_NS)
+            break; /* everything in flight waits on something else: blocking could deadlock */
+        blocked = true;
+        struct timespec ts;
+        deadline_in(&ts, ADMIT_POLL_NS);
+        pthread_cond_timedwait(&admit_cond, &admit_lock, &ts);
+    }
+    s->launches_inflight++;
+    pthread_mutex_unlock(&admit_lock);
+    if (blocked)
+        atomic_fetch_add(&s->launches_blocked, 1);
+}
+
+void aos_device_sched_unadmit(struct aos_session *s)
+{
+    pthread_mutex_lock(&admit_lock);
+    admit_init_locked();
+    s->launches_inflight--;
+    pthread_cond_broadcast(&admit_cond);
+    pthread_mutex_unlock(&admit_lock);
+}
+
+static void admit_active(struct aos_session *s, int delta)
+{
+    pthread_mutex_lock(&admit_lock);
+    s->launches_active = (uint32_t)((int)s->launches_active + delta);
+    pthread_mutex_unlock(&admit_lock);
+}
+
+/* ---- Posting (any thread) ----------------------------------------------------------------- */
+
+static void post(struct aos_logical_node *n)
+{
+    if (atomic_exchange(&n->posted, true))
+        return;
+    struct device_sched *d = &scheds[n->launch->device];
+    n->next = NULL;
+    pthread_mutex_lock(&d->lock);
+    if (d->inbox_tail)
+        d->inbox_tail->next = n;
+    else
+        d->inbox = n;
+    d->inbox_tail = n;
+    pthread_cond_signal(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+}
+
+static void gate_ended(cl_int status, void *data)
+{
+    struct aos_logical *l = data;
+    l->gate_node.status = status;
+    post(&l->gate_node);
+}
+
+static void wave_ended(cl_int status, void *data)
+{
+    struct aos_logical *l = data;
+    l->wave_node.status = status;
+    post(&l->wave_node);
+}
+
+/* ---- Small helpers (scheduler thread) ----------------------------------------------------- */
+
+static void park_or_release(struct device_sched *d, cl_event ev)
+{
+    cl_int st = CL_INVALID_EVENT;
+    NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
+    if (st == CL_COMPLETE) {
+        NATIVE(ev, clReleaseEvent)(ev);
+        return;
+    }
+    if (d->n_parked == d->cap_parked) {
+        size_t cap = d->cap_parked ? d->cap_parked * 2 : 16;
+        cl_event *grown = realloc(d->parked, cap * sizeof(*grown));
+        if (!grown)
+            return; /* leaking one reference is safe, releasing it is not */
+        d->parked = grown;
+        d->cap_parked = cap;
+    }
+    d->parked[d->n_parked++] = ev;
+}
+
+static struct estimate *estimate_slot(struct device_sched *d, uintptr_t key)
+{
+    return &d->estimates[(key >> 4) % ESTIMATES];
+}
+
+static double estimate_get(struct device_sched *d, uintptr_t key)
+{
+    struct estimate *e = estimate_slot(d, key);
+    return e->key == key ? e->ns_per_vgroup_one : 0.0;
+}
+
+static void estimate_put(struct device_sched *d, uintptr_t key, double v)
+{
+    struct estimate *e = estimate_slot(d, key);
+    e->key = key;
+    e->ns_per_vgroup_one = v;
+}
+
+static cl_command_queue queue_take(struct device_sched *d, cl_context ctx)
+{
+    for (struct run_queue **p = &d->idle_queues; *p; p = &(*p)->next)
+        if ((*p)->context == ctx) {
+            struct run_queue *r = *p;
+            *p = r->next;
+            cl_command_queue q = r->queue;
+            free(r);
+            return q;
+        }
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q;
+    if (NATIVE(ctx, clCreateCommandQueueWithProperties)) {
+        cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+        q = NATIVE(ctx, clCreateCommandQueueWithProperties)(ctx, d->dev->device, props, &err);
+    } else {
+        q = NATIVE(ctx, clCreateCommandQueue)(ctx, d->dev->device, CL_QUEUE_PROFILING_ENABLE, &err);
+    }
+    return err == CL_SUCCESS ? q : NULL;
+}
+
+static void queue_give_back(struct device_sched *d, cl_context ctx, cl_command_queue q)
+{
+    struct run_queue *r = malloc(sizeof(*r));
+    if (!r) {
+        NATIVE(q, clReleaseCommandQueue)(q);
+        return;
+    }
+    *r = (struct run_queue){.next = d->idle_queues, .context = ctx, .queue = q};
+    d->idle_queues = r;
+}
+
+static bool profiled(cl_event ev, cl_profiling_info what, uint64_t *out)
+{
+    cl_ulong v = 0;
+    if (NATIVE(ev, clGetEventProfilingInfo)(ev, what, sizeof(v), &v, NULL) != CL_SUCCESS)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool client_has_active(struct device_sched *d, const struct aos_logical *except, uint64_t client)
+{
+    for (struct aos_logical *o = d->launches; o; o = o->next)
+        if (o != except && o->client == client &&
+            (o->state == AOS_LOGICAL_READY || o->state == AOS_LOGICAL_RUNNING))
+            return true;
+    return false;
+}
+
+static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
+{
+    if (l->history_n && l->history[l->history_n - 1].groups == groups)
+        return;
+    if (l->history_n == AOS_LOGICAL_HISTORY)
+        return;
+    l->history[l->history_n].t_ns = t;
+    l->history[l->history_n].groups = groups;
+    l->history_n++;
+}
+
+/* ---- Ending a launch ---------------------------------------------------------------------- */
+
+static void trace_end(const struct aos_logical *l)
+{
+    if (!aos_trace_enabled())
+        return;
+    struct aos_trace_launch t = {.client = l->client, .pid = l->s ? l->s->pid : 0, .kernel = l->kernel_name,
+                                 .ok = l->end_status == CL_COMPLETE, .status = l->end_status,
+                                 .queued_ns = l->queued_ns, .start_ns = l->start_ns, .end_ns = l->end_ns,
+                                 .device_ns = l->device_ns, .waves = l->waves,
+                                 .virtual_groups = l->host.total_groups, .virtual_groups_done = l->host.budget,
+                                 .admitted_host_ns = l->arrival_host_ns, .ended_host_ns = l->ended_host_ns,
+                                 .history_n = l->history_n};
+    for (uint32_t i = 0; i < l->history_n; i++) {
+        t.history[i].t_ns = l->history[i].t_ns;
+        t.history[i].groups = l->history[i].groups;
+    }
+    t.physical_groups = l->history_n ? l->history[0].groups : 0;
+    if (!l->profiling || !l->start_ns) {
+        /* Host times: the application's queue has no profiling, or no wave ever ran. */
+        t.queued_ns = l->arrival_host_ns;
+        t.start_ns = l->first_wave_host_ns ? l->first_wave_host_ns : l->ended_host_ns;
+        t.end_ns = l->ended_host_ns;
+    }
+    aos_trace_launch(&t);
+}
+
+/* Completes the application's event (status CL_COMPLETE or an error) and stops scheduling l. */
+static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int status)
+{
+    if (l->state == AOS_LOGICAL_ENDED)
+        return;
+    bool was_active = l->state == AOS_LOGICAL_READY || l->state == AOS_LOGICAL_RUNNING;
+    l->end_status = status;
+    l->ended_host_ns = now_ns();
+    if (status == CL_COMPLETE) {
+        if (!l->queued_ns)
+            l->queued_ns = l->submit_ns = l->start_ns;
+        atomic_store(&l->timed, true); /* before the event completes: the client may ask at once */
+    } else {
+        aos_log(AOS_LOG_INFO, "sched", "client %llu: launch of %s ended with error %d",
+                (unsigned long long)l->client, l->kernel_name, status);
+    }
+    l->state = AOS_LOGICAL_ENDED;
+    if (was_active && !client_has_active(d, l, l->client))
+        aos_sched_vt_leave(d->vt, l->client);
+    if (l->estimate_key && l->ns_per_vgroup_one > 0)
+        estimate_put(d, l->estimate_key, l->ns_per_vgroup_one);
+    trace_end(l);
+    NATIVE(l->user, clSetUserEventStatus)(l->user, status == CL_COMPLETE ? CL_COMPLETE
+                                                                          : (status < 0 ? status : CANCELLED_STATUS));
+    park_or_release(d, l->user);
+    l->user = NULL;
+    pthread_mutex_lock(&admit_lock);
+    admit_init_locked();
+    if (was_active)
+        l->s->launches_active--;
+    l->s->launches_inflight--;
+    pthread_cond_broadcast(&admit_cond);
+    pthread_mutex_unlock(&admit_lock);
+}
+
+/* Frees the launches that have ended and left the device. */
+static void reap(struct device_sched *d)
+{
+    for (struct aos_logical **p = &d->launches; *p;) {
+        struct aos_logical *l = *p;
+        if (l->state != AOS_LOGICAL_ENDED || l->wave || l->gate) {
+            p = &l->next;
+            continue;
+        }
+        *p = l->next;
+        if (l->run_queue)
+            queue_give_back(d, l->context, l->run_queue);
+        l->run_queue = NULL;
+        aos_session_unref(l->s);
+        l->s = NULL;
+        aos_logical_unref(l);
+    }
+}
+
+/* ---- Events from the device --------------------------------------------------------------- */
+
+static void on_gate(struct device_sched *d, struct aos_logical *l, cl_int status)
+{
+    cl_event gate = l->gate;
+    l->gate = NULL;
+    if (l->profiling && status >= 0) {
+        profiled(gate, CL_PROFILING_COMMAND_QUEUED, &l->queued_ns);
+        profiled(gate, CL_PROFILING_COMMAND_SUBMIT, &l->submit_ns);
+    }
+    park_or_release(d, gate);
+    if (l->state == AOS_LOGICAL_ENDED)
+        return;
+    if (status < 0) {
+        launch_end(d, l, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        return;
+    }
+    if (!client_has_active(d, l, l->client))
+        aos_sched_vt_join(d->vt, l->client, l->weight);
+    l->state = AOS_LOGICAL_READY;
+    l->arrival = d->next_arrival++;
+    admit_active(l->s, +1);
+}
+
+static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status)
+{
+    cl_event ev = l->wave;
+    l->wave = NULL;
+    uint64_t start = 0, end = 0, device_ns;
+    if (status >= 0 && profiled(ev, CL_PROFILING_COMMAND_START, &start) &&
+        profiled(ev, CL_PROFILING_COMMAND_END, &end) && end >= start) {
+        device_ns = end - start;
+        if (!l->start_ns)
+            l->start_ns = start;
+        l->end_ns = end;
+    } else {
+        uint64_t since = l->wave_running_ns ? l->wave_running_ns : l->wave_submit_host_ns;
+        device_ns = now_ns() - since;
+    }
+    park_or_release(d, ev);
+    l->device_ns += device_ns;
+    aos_sched_vt_charge(d->vt, l->client, device_ns, l->wave_share);
+    if (status >= 0 && l->wave_vgroups)
+        l->ns_per_vgroup_one = (double)device_ns * l->wave_groups / l->wave_vgroups;
+    if (l->state == AOS_LOGICAL_ENDED)
+        return; /* a runaway whose wave has finally left */
+    if (status < 0)
+        launch_end(d, l, status);
+    else if (l->host.budget >= l->host.total_groups)
+        launch_end(d, l, CL_COMPLETE);
+    else if (atomic_load(&l->s->dead))
+        launch_end(d, l, CANCELLED_STATUS);
+    else
+        l->state = AOS_LOGICAL_READY;
+}
+
+static void take_inbox(struct device_sched *d, struct aos_logical_node *n)
+{
+    while (n) {
+        struct aos_logical_node *next = n->next;
+        struct aos_logical *l = n->launch;
+        atomic_store(&n->posted, false);
+        if (n->kind == AOS_LOGICAL_MSG_GATE)
+            on_gate(d, l, n->status);
+        else if (n->kind == AOS_LOGICAL_MSG_WAVE)
+            on_wave(d, l, n->status);
+        n = next;
+    }
+}
+
+static void take_incoming(struct device_sched *d, struct aos_logical *l)
+{
+    while (l) {
+        struct aos_logical *next = l->next;
+        l->state = AOS_LOGICAL_GATED;
+        l->gate_node = (struct aos_logical_node){.launch = l, .kind = AOS_LOGICAL_MSG_GATE};
+        l->wave_node = (struct aos_logical_node){.launch = l, .kind = AOS_LOGICAL_MSG_WAVE};
+        l->next = d->launches;
+        d->launches = l;
+        if (aos_event_when_done(l->gate, gate_ended, l) != CL_SUCCESS)
+            gate_ended(CL_OUT_OF_HOST_MEMORY, l);
+        l = next;
+    }
+}
+
+/* ---- Watchdog ----------------------------------------------------------------------------- */
+
+static void watch(struct device_sched *d)
+{
+    uint64_t limit_ns = (uint64_t)aos_daemon_config_get()->vgroup_timeout_ms * 1000000ull;
+    uint64_t now = now_ns();
+    for (struct aos_logical *l = d->launches; l; l = l->next) {
+        if (l->state == AOS_LOGICAL_READY && atomic_load(&l->s->dead)) {
+            launch_end(d, l, CANCELLED_STATUS);
+            continue;
+        }
+        if (l->state != AOS_LOGICAL_RUNNING)
+            continue;
+        if (!l->wave_running_ns) {
+            cl_int st = CL_QUEUED;
+            NATIVE(l->wave, clGetEventInfo)(l->wave, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
+            if (st <= CL_RUNNING)
+                l->wave_running_ns = now;
+        }
+        if (!limit_ns || !l->wave_running_ns)
+            continue;
+        /* Each physical group runs about vgroups/groups virtual groups; one more for the spread. */
+        uint64_t per_group = (l->wave_vgroups + l->wave_groups - 1) / l->wave_groups + 1;
+        if (now - l->wave_running_ns > limit_ns * per_group) {
+            aos_log(AOS_LOG_WARN, "sched",
+                    "client %llu: %s: a virtual group ran past %u ms: launch aborted (its wave leaves the "
+                    "device when its groups end)",
+                    (unsigned long long)l->client, l->kernel_name, aos_daemon_config_get()->vgroup_timeout_ms);
+            launch_end(d, l, RUNAWAY_STATUS);
+        }
+    }
+}
+
+/* ---- Waves -------------------------------------------------------------------------------- */
+
+static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t groups, double share)
+{
+    const struct aos_sched_config *cfg = aos_daemon_config_get();
+    uint64_t remaining = l->host.total_groups - l->host.budget;
+    if (groups > remaining)
+        groups = (uint32_t)remaining;
+    if (l->ns_per_vgroup_one <= 0)
+        l->ns_per_vgroup_one = estimate_get(d, l->estimate_key);
+    double per_vgroup = l->ns_per_vgroup_one > 0 ? l->ns_per_vgroup_one / groups : 0.0;
+    uint64_t vgroups = aos_sched_slice_vgroups(per_vgroup, (uint64_t)cfg->slice_ms * 1000000ull, remaining, groups);
+    if (vgroups < groups)
+        vgroups = groups < remaining ? groups : remaining;
+    if (!l->run_queue && !(l->run_queue = queue_take(d, l->context)))
+        return false;
+    bool first = l->waves == 0;
+    l->host.budget += (aos_u32)vgroups;
+    cl_int err;
+    if (first)
+        err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE, 0, sizeof(l->host),
+                                                         &l->host, 0, NULL, NULL);
+    else
+        err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
+                                                         offsetof(struct aos_vndrange, budget), sizeof(aos_u32),
+                                                         &l->host.budget, 0, NULL, NULL);
+    size_t phys[3] = {groups * l->local[0], l->local[1], l->local[2]};
+    cl_event ev = NULL;
+    if (err == CL_SUCCESS)
+        err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, l->kernel, l->work_dim, NULL, phys, l->local,
+                                                          0, NULL, &ev);
+    if (err != CL_SUCCESS) {
+        l->host.budget -= (aos_u32)vgroups;
+        aos_log(AOS_LOG_WARN, "sched", "client %llu: wave of %s refused (%d)", (unsigned long long)l->client,
+                l->kernel_name, err);
+        launch_end(d, l, err);
+        return false;
+    }
+    NATIVE(l->run_queue, clFlush)(l->run_queue);
+    uint64_t now = now_ns();
+    l->state = AOS_LOGICAL_RUNNING;
+    l->wave = ev;
+    l->wave_groups = groups;
+    l->wave_vgroups = (uint32_t)vgroups;
+    l->wave_share = share > 0 && share <= 1 ? share : 1.0;
+    l->wave_running_ns = 0;
+    l->wave_submit_host_ns = now;
+    if (first)
+        l->first_wave_host_ns = now;
+    l->waves++;
+    history_note(l, now, groups);
+    if (aos_event_when_done(ev, wave_ended, l) != CL_SUCCESS) {
+        /* No completion would ever come: wait for it here rather than lose track of the wave. */
+        cl_int st = NATIVE(ev, clWaitForEvents)(1, &ev) == CL_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
+        on_wave(d, l, st);
+    }
+    return true;
+}
+
+static int by_fair_order(const void *a, const void *b)
+{
+    const struct aos_sched_kernel *x = *(const struct aos_sched_kernel *const *)a;
+    const struct aos_sched_kernel *y = *(const struct aos_sched_kernel *const *)b;
+    if (x->vtime != y->vtime)
+        return x->vtime < y->vtime ? -1 : 1;
+    return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
+}
+
+/* Decides who runs next and starts their waves. */
+static void plan(struct device_sched *d)
+{
+    size_t n = 0;
+    for (struct aos_logical *l = d->launches; l; l = l->next)
+        n += l->state == AOS_LOGICAL_READY || l->state == AOS_LOGICAL_RUNNING;
+    if (!n)
+        return;
+    struct aos_logical **ls = malloc(n * sizeof(*ls));
+    struct aos_sched_kernel *k = malloc(n * sizeof(*k));
+    const struct aos_sched_kernel **sorted = malloc(n * sizeof(*sorted));
+    size_t *order = malloc(n * sizeof(*order));
+    struct aos_sched_share *out = malloc(n * sizeof(*out));
+    if (!ls || !k || !sorted || !order || !out)
+        goto done;
+    size_t i = 0;
+    for (struct aos_logical *l = d->launches; l; l = l->next) {
+        if (l->state != AOS_LOGICAL_READY && l->state != AOS_LOGICAL_RUNNING)
+            continue;
+        uint64_t left = l->host.total_groups - l->host.budget;
+        ls[i] = l;
+        k[i] = (struct aos_sched_kernel){.wg_threads = l->wg_threads, .local_mem = l->local_mem,
+                                         .total_groups = left ? left : 1, .weight = l->weight,
+                                         .arrival = l->arrival};
+        aos_sched_vt_get(d->vt, l->client, &k[i].vtime, NULL);
+        sorted[i] = &k[i];
+        i++;
+    }
+    qsort(sorted, n, sizeof(*sorted), by_fair_order);
+    for (i = 0; i < n; i++)
+        order[i] = (size_t)(sorted[i] - k);
+    bool solved = d->have_model && aos_sched_share_solve(&d->model, k, n, order, out) == 0;
+    if (!solved)
+        for (i = 0; i < n; i++) /* no model: the whole device to each, in turn */
+            out[i] = (struct aos_sched_share){.status = AOS_SCHED_RUN, .groups = k[i].total_groups, .share = 1.0};
+    /* Running waves hold their groups until they end; start new waves once none holds more than
+     * its new share, so the device is never asked for more than it has. */
+    bool settled = true;
+    for (i = 0; i < n; i++)
+        if (ls[i]->state == AOS_LOGICAL_RUNNING &&
+            (out[i].status != AOS_SCHED_RUN || ls[i]->wave_groups > out[i].groups))
+            settled = false;
+    if (!solved) {
+        settled = true;
+        for (i = 0; i < n; i++)
+            if (ls[i]->state == AOS_LOGICAL_RUNNING)
+                settled = false;
+    }
+    for (size_t j = 0; settled && j < n; j++) {
+        i = order[j];
+        if (ls[i]->state == AOS_LOGICAL_READY && out[i].status == AOS_SCHED_RUN && out[i].groups) {
+            uint32_t g = out[i].groups > UINT32_MAX ? UINT32_MAX : (uint32_t)out[i].groups;
+            wave_start(d, ls[i], g, out[i].share);
+            if (!solved)
+                break;
+        }
+    }
+done:
+    free(ls);
+    free(k);
+    free(sorted);
+    free(order);
+    free(out);
+}
+
+/* ---- Thread ------------------------------------------------------------------------------- */
+
+static bool any_busy(const struct device_sched *d)
+{
+    return d->launches != NULL;
+}
+
+static void *sched_main(void *arg)
+{
+    struct device_sched *d = arg;
+    for (;;) {
+        pthread_mutex_lock(&d->lock);
+        while (!d->inbox && !d->incoming && !d->poked && !d->stopping) {
+            if (!any_busy(d)) {
+                pthread_cond_wait(&d->cond, &d->lock);
+                continue;
+            }
+            struct timespec ts;
+            deadline_in(&ts, POLL_NS);
+            if (pthread_cond_timedwait(&d->cond, &d->lock, &ts) == ETIMEDOUT)
+                break;
+        }
+        struct aos_logical_node *inbox = d->inbox;
+        struct aos_logical *incoming = d->incoming;
+        bool stopping = d->stopping;
+        d->inbox = d->inbox_tail = NULL;
+        d->incoming = NULL;
+        d->poked = false;
+        pthread_mutex_unlock(&d->lock);
+        if (stopping)
+            break;
+        take_incoming(d, incoming);
+        take_inbox(d, inbox);
+        watch(d);
+        plan(d);
+        reap(d);
+    }
+    return NULL;
+}
+
+static struct device_sched *sched_for(uint32_t device)
+{
+    struct device_sched *d = &scheds[device];
+    pthread_mutex_lock(&start_lock);
+    if (!d->started) {
+        d->index = device;
+        d->dev = aos_device_at(device);
+        pthread_mutex_init(&d->lock, NULL);
+        cond_init_monotonic(&d->cond);
+        d->vt = aos_sched_vt_new();
+        d->have_model = aos_device_model(d->dev, &d->model);
+        if (d->vt && pthread_create(&d->thread, NULL, sched_main, d) == 0)
+            d->started = true;
+        else
+            aos_log(AOS_LOG_ERROR, "sched", "device %u: cannot start the scheduler thread", device);
+    }
+    bool ok = d->started;
+    pthread_mutex_unlock(&start_lock);
+    return ok ? d : NULL;
+}
+
+void aos_device_sched_submit(struct aos_logical *l)
+{
+    struct device_sched *d = sched_for(l->device);
+    if (!d) {
+        /* No thread to run it: the application's event fails rather than hanging. */
+        NATIVE(l->user, clSetUserEventStatus)(l->user, CL_OUT_OF_RESOURCES);
+        aos_device_sched_unadmit(l->s);
+        aos_session_unref(l->s);
+        aos_logical_unref(l);
+        return;
+    }
+    pthread_mutex_lock(&d->lock);
+    l->next = d->incoming;
+    d->incoming = l;
+    pthread_cond_signal(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+}
+
+void aos_device_sched_poke(void)
+{
+    for (uint32_t i = 0; i < AOS_MAX_DEVICES; i++) {
+        struct device_sched *d = &scheds[i];
+        pthread_mutex_lock(&start_lock);
+        bool started = d->started;
+        pthread_mutex_unlock(&start_lock);
+        if (!started)
+            continue;
+        pthread_mutex_lock(&d->lock);
+        d->poked = true;
+        pthread_cond_signal(&d->cond);
+        pthread_mutex_unlock(&d->lock);
+    }
+    pthread_mutex_lock(&admit_lock);
+    admit_init_locked();
+    pthread_cond_broadcast(&admit_cond);
+    pthread_mutex_unlock(&admit_lock);
+}
+
+void aos_device_sched_shutdown(void)
+{
+    for (uint32_t i = 0; i < AOS_MAX_DEVICES; i++) {
+        struct device_sched *d = &scheds[i];
+        if (!d->started)
+            continue;
+        pthread_mutex_lock(&d->lock);
+        d->stopping = true;
+        pthread_cond_signal(&d->cond);
+        pthread_mutex_unlock(&d->lock);
+        pthread_join(d->thread, NULL);
+        d->started = false;
+        while (d->idle_queues) {
+            struct run_queue *r = d->idle_queues;
+            d->idle_queues = r->next;
+            NATIVE(r->queue, clReleaseCommandQueue)(r->queue);
+            free(r);
+        }
+        for (size_t j = 0; j < d->n_parked; j++)
+            NATIVE(d->parked[j], clReleaseEvent)(d->parked[j]);
+        free(d->parked);
+        d->parked = NULL;
+        d->n_parked = d->cap_parked = 0;
+        aos_sched_vt_destroy(d->vt);
+        d->vt = NULL;
+    }
+}

@@ -1,0 +1,44 @@
+/*
+ * The device scheduler (policy fair): one thread per device runs the logical launches of all
+ * clients in waves, sizing each wave with the share solver and picking who runs next by fair
+ * virtual time (accelos/sched.h). Design and policy: docs/scheduler.md.
+ */
+#ifndef ACCELOSD_DEVICE_SCHED_H
+#define ACCELOSD_DEVICE_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "accelos/sched.h"
+#include "logical.h"
+#include "vendor.h"
+
+struct aos_session;
+
+/* The device's resource model; false when the device reports too little to build one. */
+bool aos_device_model(const struct aos_device *dev, struct aos_sched_device *out);
+
+/* False when one work-group of this size and local memory can never fit the device. */
+bool aos_device_sched_fits(const struct aos_device *dev, uint32_t wg_threads, uint64_t local_mem);
+
+/* Hands a launch (its gate and user event set, one reference taken over) to its device's
+ * scheduler thread, started on first use. Any thread. */
+void aos_device_sched_submit(struct aos_logical *l);
+
+/*
+ * Per-client in-flight limit (max_inflight_per_client): counts one launch of s in flight, first
+ * blocking while s already has the limit in flight and they are making progress on the device.
+ * A client whose in-flight launches all wait on something else (its own user events, say) is let
+ * through after a short grace, so it cannot deadlock itself. Service thread of s.
+ */
+void aos_device_sched_admit(struct aos_session *s);
+/* Undoes an admit whose launch was never submitted. */
+void aos_device_sched_unadmit(struct aos_session *s);
+
+/* A session died: its launches stop at their next wave boundary. Any thread. */
+void aos_device_sched_poke(void);
+
+/* Stops the scheduler threads; launches still in flight fail. At shutdown only. */
+void aos_device_sched_shutdown(void);
+
+#endif
