@@ -192,6 +192,7 @@ static void wave_ended(cl_int status, void *data)
 {
     struct aos_logical *l = data;
     l->wave_node.status = status;
+    l->wave_node.ns = now_ns();
     post(&l->wave_node);
 }
 
@@ -330,6 +331,8 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
     bool was_active = l->state == AOS_LOGICAL_READY || l->state == AOS_LOGICAL_RUNNING;
     l->end_status = status;
     l->ended_host_ns = now_ns();
+    if (status != CL_COMPLETE)
+        atomic_store(&l->failed_status, status < 0 ? status : CANCELLED_STATUS);
     if (status == CL_COMPLETE) {
         if (!l->queued_ns)
             l->queued_ns = l->submit_ns = l->start_ns;
@@ -345,7 +348,7 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
         estimate_put(d, l->estimate_key, l->ns_per_vgroup_one);
     trace_end(l);
     NATIVE(l->user, clSetUserEventStatus)(l->user, status == CL_COMPLETE ? CL_COMPLETE
-                                                                          : (status < 0 ? status : CANCELLED_STATUS));
+                                                                          : atomic_load(&l->failed_status));
     park_or_release(d, l->user);
     l->user = NULL;
     pthread_mutex_lock(&admit_lock);
@@ -400,21 +403,22 @@ static void on_gate(struct device_sched *d, struct aos_logical *l, cl_int status
     admit_active(l->s, +1);
 }
 
-static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status)
+/* ended_ns: host time the wave's end was seen. The scheduler measures waves on the host clock
+ * (PoCL's kernel profiling times cover only part of a command); the application's profiling keeps
+ * the device's times of the first and last wave. */
+static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status, uint64_t ended_ns)
 {
     cl_event ev = l->wave;
     l->wave = NULL;
-    uint64_t start = 0, end = 0, device_ns;
+    uint64_t start = 0, end = 0;
     if (status >= 0 && profiled(ev, CL_PROFILING_COMMAND_START, &start) &&
         profiled(ev, CL_PROFILING_COMMAND_END, &end) && end >= start) {
-        device_ns = end - start;
         if (!l->start_ns)
             l->start_ns = start;
         l->end_ns = end;
-    } else {
-        uint64_t since = l->wave_running_ns ? l->wave_running_ns : l->wave_submit_host_ns;
-        device_ns = now_ns() - since;
     }
+    uint64_t since = l->wave_submit_host_ns;
+    uint64_t device_ns = ended_ns > since ? ended_ns - since : 1;
     park_or_release(d, ev);
     l->device_ns += device_ns;
     aos_sched_vt_charge(d->vt, l->client, device_ns, l->wave_share);
@@ -441,7 +445,7 @@ static void take_inbox(struct device_sched *d, struct aos_logical_node *n)
         if (n->kind == AOS_LOGICAL_MSG_GATE)
             on_gate(d, l, n->status);
         else if (n->kind == AOS_LOGICAL_MSG_WAVE)
-            on_wave(d, l, n->status);
+            on_wave(d, l, n->status, n->ns);
         n = next;
     }
 }
@@ -548,17 +552,27 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     if (aos_event_when_done(ev, wave_ended, l) != CL_SUCCESS) {
         /* No completion would ever come: wait for it here rather than lose track of the wave. */
         cl_int st = NATIVE(ev, clWaitForEvents)(1, &ev) == CL_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
-        on_wave(d, l, st);
+        on_wave(d, l, st, now_ns());
     }
     return true;
 }
 
+/* Service order: the client's virtual time, then (between launches of one client) the device time
+ * each launch has had, then arrival. */
+struct fair_key {
+    double vtime;
+    uint64_t used_ns;
+    uint64_t arrival;
+    size_t index;
+};
+
 static int by_fair_order(const void *a, const void *b)
 {
-    const struct aos_sched_kernel *x = *(const struct aos_sched_kernel *const *)a;
-    const struct aos_sched_kernel *y = *(const struct aos_sched_kernel *const *)b;
+    const struct fair_key *x = a, *y = b;
     if (x->vtime != y->vtime)
         return x->vtime < y->vtime ? -1 : 1;
+    if (x->used_ns != y->used_ns)
+        return x->used_ns < y->used_ns ? -1 : 1;
     return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
 }
 
@@ -572,7 +586,7 @@ static void plan(struct device_sched *d)
         return;
     struct aos_logical **ls = malloc(n * sizeof(*ls));
     struct aos_sched_kernel *k = malloc(n * sizeof(*k));
-    const struct aos_sched_kernel **sorted = malloc(n * sizeof(*sorted));
+    struct fair_key *sorted = malloc(n * sizeof(*sorted));
     size_t *order = malloc(n * sizeof(*order));
     struct aos_sched_share *out = malloc(n * sizeof(*out));
     if (!ls || !k || !sorted || !order || !out)
@@ -587,12 +601,12 @@ static void plan(struct device_sched *d)
                                          .total_groups = left ? left : 1, .weight = l->weight,
                                          .arrival = l->arrival};
         aos_sched_vt_get(d->vt, l->client, &k[i].vtime, NULL);
-        sorted[i] = &k[i];
+        sorted[i] = (struct fair_key){.vtime = k[i].vtime, .used_ns = l->device_ns, .arrival = l->arrival, .index = i};
         i++;
     }
     qsort(sorted, n, sizeof(*sorted), by_fair_order);
     for (i = 0; i < n; i++)
-        order[i] = (size_t)(sorted[i] - k);
+        order[i] = sorted[i].index;
     bool solved = d->have_model && aos_sched_share_solve(&d->model, k, n, order, out) == 0;
     if (!solved)
         for (i = 0; i < n; i++) /* no model: the whole device to each, in turn */

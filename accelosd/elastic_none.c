@@ -57,5 +57,11 @@ cl_int aos_logical_profiling(struct aos_logical *l, cl_profiling_info param, siz
     return CL_PROFILING_INFO_NOT_AVAILABLE;
 }
 
+cl_int aos_logical_failed(struct aos_logical *l)
+{
+    (void)l;
+    return 0;
+}
+
 void aos_device_sched_poke(void) {}
 void aos_device_sched_shutdown(void) {}

@@ -120,6 +120,11 @@ void aos_logical_unref(struct aos_logical *l)
     free(l);
 }
 
+cl_int aos_logical_failed(struct aos_logical *l)
+{
+    return atomic_load(&l->failed_status);
+}
+
 cl_int aos_logical_profiling(struct aos_logical *l, cl_profiling_info param, size_t size, void *value,
                              size_t *size_ret)
 {

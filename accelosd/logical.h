@@ -104,12 +104,17 @@ struct aos_logical {
     /* Profiling of the logical launch, device clock; valid once `timed` is set. */
     uint64_t queued_ns, submit_ns, start_ns, end_ns;
     _Atomic bool timed;
+    /* The error the launch ended with, 0 while none: the application's event reports it (the
+     * driver would report its own code for the marker that failed after it). */
+    _Atomic cl_int failed_status;
 };
 
 void aos_logical_ref(struct aos_logical *l);
 /* Frees what the launch owns; the scheduler has already returned its borrowed parts. */
 void aos_logical_unref(struct aos_logical *l);
 
+/* The launch's error once it has failed, else 0 (launch.c). */
+cl_int aos_logical_failed(struct aos_logical *l);
 /* Answers clGetEventProfilingInfo for the launch (launch.c). */
 cl_int aos_logical_profiling(struct aos_logical *l, cl_profiling_info param, size_t size, void *value,
                              size_t *size_ret);

@@ -237,10 +237,22 @@ static cl_int query(struct aos_session *s, const struct aos_req_get_info *r, con
         return NATIVE(obj, clGetKernelSubGroupInfo)(obj, d ? d->device : NULL, r->param, in_size, in_size ? in : NULL,
                                                     size, value, size_ret);
     }
-    case AOS_INFO_EVENT:
+    case AOS_INFO_EVENT: {
         if (!(obj = aos_handles_object(t, r->id, AOS_OBJ_EVENT)))
             return CL_INVALID_EVENT;
+        struct aos_logical *logical = aos_event_logical(s, r->id);
+        cl_int failed = logical ? aos_logical_failed(logical) : 0;
+        if (failed < 0 && r->param == CL_EVENT_COMMAND_EXECUTION_STATUS) {
+            if (value && size < sizeof(failed))
+                return CL_INVALID_VALUE;
+            if (value)
+                memcpy(value, &failed, sizeof(failed));
+            if (size_ret)
+                *size_ret = sizeof(failed);
+            return CL_SUCCESS;
+        }
         return NATIVE(obj, clGetEventInfo)(obj, r->param, size, value, size_ret);
+    }
     case AOS_INFO_EVENT_PROFILING: {
         struct aos_logical *logical = aos_event_logical(s, r->id);
         if (logical)

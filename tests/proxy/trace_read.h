@@ -1,0 +1,70 @@
+/* Reading the daemon's --trace file in tests: one JSON line per logical launch. */
+#ifndef ACCELOS_TEST_TRACE_READ_H
+#define ACCELOS_TEST_TRACE_READ_H
+
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Waits (up to 5 s: records are written when a launch ends) for a line containing needle. */
+static inline bool trace_find(const char *path, const char *needle, char *line, size_t size)
+{
+    for (int i = 0; i < 500; i++) {
+        FILE *f = fopen(path, "r");
+        if (f) {
+            while (fgets(line, (int)size, f))
+                if (strstr(line, needle)) {
+                    fclose(f);
+                    return true;
+                }
+            fclose(f);
+        }
+        usleep(10000);
+    }
+    return false;
+}
+
+static inline unsigned long long trace_field(const char *line, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof(pat), "\"%s\":", key);
+    const char *p = strstr(line, pat);
+    ck_assert_msg(p != NULL, "no %s in %s", key, line);
+    return strtoull(p + strlen(pat), NULL, 10);
+}
+
+static inline long long trace_signed(const char *line, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof(pat), "\"%s\":", key);
+    const char *p = strstr(line, pat);
+    ck_assert_msg(p != NULL, "no %s in %s", key, line);
+    return strtoll(p + strlen(pat), NULL, 10);
+}
+
+/* The physical group counts of "groups_over_time":[[t,g],...], in order; returns how many. */
+static inline size_t trace_groups(const char *line, unsigned *groups, size_t cap)
+{
+    const char *p = strstr(line, "\"groups_over_time\":[");
+    ck_assert_msg(p != NULL, "no groups_over_time in %s", line);
+    p += strlen("\"groups_over_time\":[");
+    size_t n = 0;
+    while (*p == '[' && n < cap) {
+        const char *comma = strchr(p, ',');
+        if (!comma)
+            break;
+        groups[n++] = (unsigned)strtoul(comma + 1, NULL, 10);
+        p = strchr(comma, ']');
+        if (!p)
+            break;
+        p++;
+        if (*p == ',')
+            p++;
+    }
+    return n;
+}
+
+#endif
