@@ -43,6 +43,7 @@
 #define POLL_NS 20000000ull          /* re-check runaways and dead clients this often while busy */
 #define ADMIT_POLL_NS 20000000ull
 #define ADMIT_GRACE_NS 200000000ull  /* in flight but none on the device this long: let through */
+#define WAVE_GROWTH 4u               /* a wave hands out at most this many times the last one's groups */
 #define ESTIMATES 256u               /* remembered time per virtual group, per kernel */
 #define RUNAWAY_STATUS CL_OUT_OF_RESOURCES
 #define CANCELLED_STATUS CL_OUT_OF_RESOURCES
@@ -422,8 +423,11 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
     park_or_release(d, ev);
     l->device_ns += device_ns;
     aos_sched_vt_charge(d->vt, l->client, device_ns, l->wave_share);
-    if (status >= 0 && l->wave_vgroups)
-        l->ns_per_vgroup_one = (double)device_ns * l->wave_groups / l->wave_vgroups;
+    if (status >= 0 && l->wave_vgroups) {
+        /* Smoothed: one wave delayed or sped up by the host must not size the next ones. */
+        double measured = (double)device_ns * l->wave_groups / l->wave_vgroups;
+        l->ns_per_vgroup_one = l->ns_per_vgroup_one > 0 ? 0.5 * l->ns_per_vgroup_one + 0.5 * measured : measured;
+    }
     if (l->state == AOS_LOGICAL_ENDED)
         return; /* a runaway whose wave has finally left */
     if (status < 0)
@@ -510,6 +514,8 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         l->ns_per_vgroup_one = estimate_get(d, l->estimate_key);
     double per_vgroup = l->ns_per_vgroup_one > 0 ? l->ns_per_vgroup_one / groups : 0.0;
     uint64_t vgroups = aos_sched_slice_vgroups(per_vgroup, (uint64_t)cfg->slice_ms * 1000000ull, remaining, groups);
+    if (l->wave_vgroups && vgroups > (uint64_t)l->wave_vgroups * WAVE_GROWTH)
+        vgroups = (uint64_t)l->wave_vgroups * WAVE_GROWTH; /* a mismeasured wave cannot end slicing */
     if (vgroups < groups)
         vgroups = groups < remaining ? groups : remaining;
     if (!l->run_queue && !(l->run_queue = queue_take(d, l->context)))
@@ -537,6 +543,9 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         return false;
     }
     NATIVE(l->run_queue, clFlush)(l->run_queue);
+    aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s wave %u: %u groups, virtual groups %u..%u of %u (%.0f ns each)",
+            (unsigned long long)l->client, l->kernel_name, l->waves + 1, groups, l->host.budget - (aos_u32)vgroups,
+            l->host.budget, l->host.total_groups, per_vgroup);
     uint64_t now = now_ns();
     l->state = AOS_LOGICAL_RUNNING;
     l->wave = ev;
