@@ -464,7 +464,10 @@ static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *
         struct aos_logical *logical = NULL;
         if (st->twin && launch_elastic(s, &e, st, &shape, &ev, &logical)) {
             atomic_fetch_add(&s->elastic_launches, 1);
-            aos_enqueue_done_logical(s, &e, ev, logical);
+            if (logical)
+                aos_enqueue_done_logical(s, &e, ev, logical);
+            else
+                aos_enqueue_done(s, &e, CL_SUCCESS, ev); /* a short launch: ev is the kernel's */
             return 0;
         }
         err = NATIVE(e.queue, clEnqueueNDRangeKernel)(e.queue, k, r->work_dim, shape.offset, gws, shape.local,
