@@ -44,8 +44,6 @@
 #define ADMIT_POLL_NS 20000000ull
 #define ADMIT_GRACE_NS 200000000ull  /* in flight but none on the device this long: let through */
 #define WAVE_GROWTH 4u               /* a wave hands out at most this many times the last one's groups */
-#define ALONE_SLICES 4u              /* wave length of a launch alone on the device, in slices */
-#define PROBE_FRACTION 16u           /* first wave of an unmeasured kernel: this fraction of it */
 #define ESTIMATES 256u               /* remembered time per virtual group, per kernel */
 #define RUNAWAY_STATUS CL_OUT_OF_RESOURCES
 #define CANCELLED_STATUS CL_OUT_OF_RESOURCES
@@ -74,7 +72,6 @@ struct device_sched {
     bool poked, stopping;
     /* Scheduler thread only. */
     struct aos_logical *launches;
-    _Atomic uint32_t active;          /* launches ready or running, published for aos_device_sched_short */
     struct run_queue *idle_queues;
     struct aos_sched_vt *vt;
     struct aos_sched_device model;
@@ -221,24 +218,22 @@ static void park_or_release(struct device_sched *d, cl_event ev)
     d->parked[d->n_parked++] = ev;
 }
 
-static pthread_mutex_t estimates_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct estimate *estimate_slot(struct device_sched *d, uintptr_t key)
+{
+    return &d->estimates[(key >> 4) % ESTIMATES];
+}
 
 static double estimate_get(struct device_sched *d, uintptr_t key)
 {
-    pthread_mutex_lock(&estimates_lock);
-    struct estimate *e = &d->estimates[key % ESTIMATES];
-    double v = e->key == key ? e->ns_per_vgroup_one : 0.0;
-    pthread_mutex_unlock(&estimates_lock);
-    return v;
+    struct estimate *e = estimate_slot(d, key);
+    return e->key == key ? e->ns_per_vgroup_one : 0.0;
 }
 
 static void estimate_put(struct device_sched *d, uintptr_t key, double v)
 {
-    pthread_mutex_lock(&estimates_lock);
-    struct estimate *e = &d->estimates[key % ESTIMATES];
+    struct estimate *e = estimate_slot(d, key);
     e->key = key;
     e->ns_per_vgroup_one = v;
-    pthread_mutex_unlock(&estimates_lock);
 }
 
 static cl_command_queue queue_take(struct device_sched *d, cl_context ctx)
@@ -509,7 +504,7 @@ static void watch(struct device_sched *d)
 
 /* ---- Waves -------------------------------------------------------------------------------- */
 
-static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t groups, double share, bool alone)
+static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t groups, double share)
 {
     const struct aos_sched_config *cfg = aos_daemon_config_get();
     uint64_t remaining = l->host.total_groups - l->host.budget;
@@ -518,12 +513,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     if (l->ns_per_vgroup_one <= 0)
         l->ns_per_vgroup_one = estimate_get(d, l->estimate_key);
     double per_vgroup = l->ns_per_vgroup_one > 0 ? l->ns_per_vgroup_one / groups : 0.0;
-    /* Alone on the device nobody waits for a slice to end: longer waves cost fewer relaunches, and
-     * a newcomer still gets its share within ALONE_SLICES slices. An unmeasured kernel probes a
-     * sixteenth of its groups, so a short kernel is not cut into many tiny waves. */
-    uint64_t slice_ns = (uint64_t)cfg->slice_ms * 1000000ull * (alone ? ALONE_SLICES : 1u);
-    uint64_t probe = remaining / PROBE_FRACTION > groups ? remaining / PROBE_FRACTION : groups;
-    uint64_t vgroups = aos_sched_slice_vgroups(per_vgroup, slice_ns, remaining, probe);
+    uint64_t vgroups = aos_sched_slice_vgroups(per_vgroup, (uint64_t)cfg->slice_ms * 1000000ull, remaining, groups);
     if (l->wave_vgroups && vgroups > (uint64_t)l->wave_vgroups * WAVE_GROWTH)
         vgroups = (uint64_t)l->wave_vgroups * WAVE_GROWTH; /* a mismeasured wave cannot end slicing */
     if (vgroups < groups)
@@ -647,7 +637,7 @@ static void plan(struct device_sched *d)
         i = order[j];
         if (ls[i]->state == AOS_LOGICAL_READY && out[i].status == AOS_SCHED_RUN && out[i].groups) {
             uint32_t g = out[i].groups > UINT32_MAX ? UINT32_MAX : (uint32_t)out[i].groups;
-            wave_start(d, ls[i], g, out[i].share, n == 1);
+            wave_start(d, ls[i], g, out[i].share);
             if (!solved)
                 break;
         }
@@ -696,10 +686,6 @@ static void *sched_main(void *arg)
         watch(d);
         plan(d);
         reap(d);
-        uint32_t active = 0;
-        for (struct aos_logical *l = d->launches; l; l = l->next)
-            active += l->state != AOS_LOGICAL_ENDED;
-        atomic_store(&d->active, active);
     }
     return NULL;
 }
@@ -741,24 +727,6 @@ void aos_device_sched_submit(struct aos_logical *l)
     d->incoming = l;
     pthread_cond_signal(&d->cond);
     pthread_mutex_unlock(&d->lock);
-}
-
-uint32_t aos_device_sched_short(const struct aos_device *dev, uintptr_t estimate_key, uint64_t virtual_groups)
-{
-    if (dev->index >= AOS_MAX_DEVICES)
-        return 0;
-    struct device_sched *d = sched_for(dev->index);
-    if (!d || atomic_load(&d->active) || !d->have_model)
-        return 0;
-    double one = estimate_get(d, estimate_key);
-    if (one <= 0)
-        return 0; /* never measured: the scheduler runs it, and measures it */
-    uint64_t groups = d->model.compute_units;
-    groups = groups > virtual_groups ? virtual_groups : groups;
-    double slice_ns = (double)aos_daemon_config_get()->slice_ms * 1e6 * ALONE_SLICES;
-    if (one * (double)virtual_groups / (double)groups > slice_ns)
-        return 0;
-    return (uint32_t)groups;
 }
 
 void aos_device_sched_poke(void)

@@ -35,13 +35,6 @@ void aos_device_sched_admit(struct aos_session *s);
 /* Undoes an admit whose launch was never submitted. */
 void aos_device_sched_unadmit(struct aos_session *s);
 
-/*
- * Physical groups for a launch short enough to run as one wave straight on the application's
- * queue: the device has no other elastic launch, and the kernel's measured time per virtual group
- * says all of virtual_groups fit in one wave of a launch alone. 0: the scheduler must run it.
- */
-uint32_t aos_device_sched_short(const struct aos_device *dev, uintptr_t estimate_key, uint64_t virtual_groups);
-
 /* A session died: its launches stop at their next wave boundary. Any thread. */
 void aos_device_sched_poke(void);
 

@@ -28,8 +28,6 @@
 #include "device_sched.h"
 #include "logical.h"
 #include "ops.h"
-#include "session.h"
-#include "trace.h"
 
 #define AUTO_LOCAL_X 64u  /* largest automatic work-group width (dimension 0) */
 #define AUTO_LOCAL_YZ 4u  /* and height/depth */
@@ -165,103 +163,6 @@ static uint32_t client_weight(const struct aos_session *s)
     return w ? w : 1;
 }
 
-/* Time per virtual group is remembered by kernel name and work-group shape, so a program's next
- * run (another process, say) starts with a measured wave size. Two different kernels of one name
- * only share a first guess, which the first wave corrects. */
-static uintptr_t estimate_key(const char *name, const size_t local[3], uint32_t device)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const char *p = name; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ull;
-    for (int d = 0; d < 3; d++)
-        h = (h ^ local[d]) * 1099511628211ull;
-    h = (h ^ device) * 1099511628211ull;
-    return (uintptr_t)(h | 1u); /* never 0: 0 means "no key" */
-}
-
-/* ---- Short launches: one wave on the application's queue ---------------------------------- */
-
-struct short_trace {
-    struct aos_trace_launch t;
-    char kernel[64];
-    cl_event ev;
-};
-
-static void short_ended(cl_int status, void *data)
-{
-    struct short_trace *st = data;
-    st->t.ok = status >= 0;
-    st->t.status = status >= 0 ? 0 : status;
-    st->t.ended_host_ns = host_now_ns();
-    cl_ulong q = 0, b = 0, e = 0;
-    if (NATIVE(st->ev, clGetEventProfilingInfo)(st->ev, CL_PROFILING_COMMAND_QUEUED, sizeof(q), &q, NULL) ==
-            CL_SUCCESS &&
-        NATIVE(st->ev, clGetEventProfilingInfo)(st->ev, CL_PROFILING_COMMAND_START, sizeof(b), &b, NULL) ==
-            CL_SUCCESS &&
-        NATIVE(st->ev, clGetEventProfilingInfo)(st->ev, CL_PROFILING_COMMAND_END, sizeof(e), &e, NULL) == CL_SUCCESS) {
-        st->t.queued_ns = q;
-        st->t.start_ns = b;
-        st->t.end_ns = e;
-    } else {
-        st->t.queued_ns = st->t.start_ns = st->t.admitted_host_ns;
-        st->t.end_ns = st->t.ended_host_ns;
-    }
-    st->t.device_ns = st->t.ended_host_ns - st->t.admitted_host_ns;
-    st->t.virtual_groups_done = st->t.ok ? st->t.virtual_groups : 0;
-    st->t.kernel = st->kernel;
-    aos_trace_launch(&st->t);
-    if (status >= 0)
-        NATIVE(st->ev, clReleaseEvent)(st->ev); /* a failed event is never released (ops_event.c) */
-    free(st);
-}
-
-/*
- * A launch the scheduler judged short (aos_device_sched_short): the record, with a budget of every
- * virtual group, is created with the launch and the twin kernel runs once on the application's
- * queue, so its event is the application's event, with no extra hop through the scheduler.
- */
-static bool launch_short(struct aos_session *s, cl_command_queue queue, cl_context ctx,
-                         struct aos_elastic_kernel *ek, struct aos_vndrange *rec, const size_t local[3],
-                         uint32_t groups, const char *name, cl_uint num_wait, const cl_event *wait, cl_event *ev)
-{
-    rec->budget = rec->total_groups;
-    cl_int err = CL_SUCCESS;
-    uint64_t admitted = host_now_ns();
-    cl_mem record = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(*rec), rec,
-                                                &err);
-    if (err != CL_SUCCESS)
-        return false;
-    err = NATIVE(ek->kernel, clSetKernelArg)(ek->kernel, ek->num_args, sizeof(cl_mem), &record);
-    size_t phys[3] = {groups * local[0], local[1], local[2]};
-    cl_event ran = NULL;
-    if (err == CL_SUCCESS)
-        err = NATIVE(queue, clEnqueueNDRangeKernel)(queue, ek->kernel, rec->dims, NULL, phys, local, num_wait, wait,
-                                                    &ran);
-    NATIVE(record, clReleaseMemObject)(record); /* the enqueued kernel keeps it until it ends */
-    if (err != CL_SUCCESS)
-        return false;
-    struct short_trace *st = aos_trace_enabled() ? calloc(1, sizeof(*st)) : NULL;
-    if (st && NATIVE(ran, clRetainEvent)(ran) == CL_SUCCESS) {
-        st->ev = ran;
-        snprintf(st->kernel, sizeof(st->kernel), "%s", name);
-        st->t = (struct aos_trace_launch){.client = s->serial, .pid = s->pid, .waves = 1, .physical_groups = groups,
-                                          .virtual_groups = rec->total_groups, .admitted_host_ns = admitted,
-                                          .history_n = 1};
-        st->t.history[0].t_ns = admitted;
-        st->t.history[0].groups = groups;
-        if (aos_event_when_done(ran, short_ended, st) != CL_SUCCESS) {
-            NATIVE(ran, clReleaseEvent)(ran);
-            free(st);
-        }
-    } else {
-        free(st);
-    }
-    aos_log(AOS_LOG_DEBUG, "launch", "client %llu: %s: short launch, %u virtual groups on %u groups",
-            (unsigned long long)s->serial, name, rec->total_groups, groups);
-    *ev = ran;
-    return true;
-}
-
 /* ---- Launch ------------------------------------------------------------------------------- */
 
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
@@ -288,14 +189,6 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     uint32_t wg_threads = (uint32_t)(local[0] * local[1] * local[2]);
     if (!aos_device_sched_fits(dev, wg_threads, local_mem))
         return false; /* one work-group can never fit: the native launch reports why */
-    char name[64] = "";
-    NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(name) - 1, name, NULL);
-    uintptr_t key = estimate_key(name, local, dev->index);
-    uint32_t short_groups = aos_device_sched_short(dev, key, rec.total_groups);
-    if (short_groups) {
-        *out = NULL;
-        return launch_short(s, queue, ctx, ek, &rec, local, short_groups, name, num_wait, wait, ev);
-    }
 
     struct aos_logical *l = calloc(1, sizeof(*l));
     if (!l)
@@ -311,8 +204,9 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     memcpy(l->local, local, sizeof(l->local));
     l->wg_threads = wg_threads;
     l->local_mem = local_mem;
-    memcpy(l->kernel_name, name, sizeof(l->kernel_name));
-    l->estimate_key = key;
+    l->estimate_key = (uintptr_t)ek->kernel;
+    NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(l->kernel_name) - 1,
+                                        l->kernel_name, NULL);
     cl_int err = CL_SUCCESS;
     l->kernel = NATIVE(ek->kernel, clCloneKernel)(ek->kernel, &err);
     if (err == CL_SUCCESS)

@@ -25,9 +25,7 @@ struct aos_launch_shape {
 /*
  * Makes the launch a logical launch when the rewrite can run it exactly. *ev becomes the
  * application's event (a marker on its queue that completes after the last wave; one reference)
- * and *logical the launch that answers the event's profiling queries (one reference). A launch
- * measured to fit in one wave while the device has no other elastic launch runs straight on the
- * application's queue instead: *ev is then the kernel's own event and *logical NULL. held lists
+ * and *logical the launch that answers the event's profiling queries (one reference). held lists
  * the argument objects to keep alive until the launch ends. May block while the client has too
  * many launches in flight (max_inflight_per_client). Returns false, with nothing enqueued, when
  * the launch must run natively: non-uniform or unexpressible work-groups, another device, a

@@ -464,10 +464,7 @@ static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *
         struct aos_logical *logical = NULL;
         if (st->twin && launch_elastic(s, &e, st, &shape, &ev, &logical)) {
             atomic_fetch_add(&s->elastic_launches, 1);
-            if (logical)
-                aos_enqueue_done_logical(s, &e, ev, logical);
-            else
-                aos_enqueue_done(s, &e, CL_SUCCESS, ev); /* a short launch: ev is the kernel's */
+            aos_enqueue_done_logical(s, &e, ev, logical);
             return 0;
         }
         err = NATIVE(e.queue, clEnqueueNDRangeKernel)(e.queue, k, r->work_dim, shape.offset, gws, shape.local,
