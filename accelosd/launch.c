@@ -216,6 +216,10 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     if (err == CL_SUCCESS && n_held && !(l->held = malloc(n_held * sizeof(*l->held))))
         err = CL_OUT_OF_HOST_MEMORY;
     for (uint32_t i = 0; err == CL_SUCCESS && i < n_held; i++) {
+        if (held[i].local) {
+            err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, held[i].index, held[i].size, NULL);
+            continue;
+        }
         if (held[i].sampler)
             NATIVE((cl_sampler)held[i].object, clRetainSampler)((cl_sampler)held[i].object);
         else

@@ -24,10 +24,14 @@
 
 struct aos_session;
 
-/* An argument object a launch keeps alive until it ends. */
+/* An argument object a launch keeps alive until it ends, or (local) a __local argument size the
+ * launch sets again on its kernel clone: PoCL 3.1's clCloneKernel copies those wrongly. */
 struct aos_logical_held {
-    void *object;  /* cl_mem, or cl_sampler when sampler */
+    void *object;  /* cl_mem, or cl_sampler when sampler; NULL for a local */
     bool sampler;
+    bool local;
+    cl_uint index; /* local: argument index */
+    size_t size;   /* local: bytes */
 };
 
 enum aos_logical_msg {

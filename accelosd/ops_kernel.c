@@ -34,6 +34,7 @@
 struct kern_arg {
     uint32_t kind;  /* last kind set (enum aos_arg_kind), AOS_ARG_UNKNOWN when never set */
     uint64_t id;    /* MEM / SAMPLER: client id last set */
+    uint64_t local_size; /* LOCAL: bytes */
     void *bound;    /* the real object last passed to clSetKernelArg for id */
 };
 
@@ -350,7 +351,7 @@ static cl_int arg_apply(struct aos_session *s, cl_kernel k, struct kern_state *s
         return kernel_set_arg(st, k, a->index, (size_t)a->size, value);
     }
     case AOS_ARG_LOCAL:
-        *ka = (struct kern_arg){.kind = AOS_ARG_LOCAL};
+        *ka = (struct kern_arg){.kind = AOS_ARG_LOCAL, .local_size = a->size};
         return kernel_set_arg(st, k, a->index, (size_t)a->size, NULL);
     case AOS_ARG_MEM:
     case AOS_ARG_SAMPLER: {
@@ -397,10 +398,13 @@ static bool launch_elastic(struct aos_session *s, struct aos_enqueue *e, struct 
     uint32_t n = 0;
     if (st->num_args && !held)
         return false;
-    for (uint32_t i = 0; i < st->num_args; i++)
+    for (uint32_t i = 0; i < st->num_args; i++) {
         if ((st->args[i].kind == AOS_ARG_MEM || st->args[i].kind == AOS_ARG_SAMPLER) && st->args[i].bound)
             held[n++] = (struct aos_logical_held){.object = st->args[i].bound,
                                                   .sampler = st->args[i].kind == AOS_ARG_SAMPLER};
+        else if (st->args[i].kind == AOS_ARG_LOCAL)
+            held[n++] = (struct aos_logical_held){.local = true, .index = i, .size = (size_t)st->args[i].local_size};
+    }
     bool ok = aos_launch_elastic(s, e->queue, st->twin, shape, e->num_wait, e->wait, held, n, ev, logical);
     free(held);
     return ok;
