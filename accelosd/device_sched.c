@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "accelos/futex.h"
 #include "accelos/log.h"
 #include "accelos/sched_config.h"
 #include "accelos/wire_core.h"
@@ -89,16 +90,9 @@ static pthread_mutex_t admit_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t admit_cond;
 static bool admit_cond_ready;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void deadline_in(struct timespec *ts, uint64_t ns)
 {
-    uint64_t t = now_ns() + ns;
+    uint64_t t = aos_now_ns() + ns;
     ts->tv_sec = (time_t)(t / 1000000000ull);
     ts->tv_nsec = (long)(t % 1000000000ull);
 }
@@ -127,25 +121,21 @@ void aos_device_sched_admit(struct aos_session *s)
     uint32_t limit = aos_daemon_config_get()->max_inflight_per_client;
     pthread_mutex_lock(&admit_lock);
     admit_init_locked();
-    bool blocked = false;
     uint64_t idle_since = 0;
     while (limit && s->launches_inflight >= limit && !atomic_load(&s->dead)) {
-        uint64_t now = now_ns();
+        uint64_t now = aos_now_ns();
         if (s->launches_active)
             idle_since = 0;
         else if (!idle_since)
             idle_since = now;
         else if (now - idle_since >= ADMIT_GRACE_NS)
             break; /* everything in flight waits on something else: blocking could deadlock */
-        blocked = true;
         struct timespec ts;
         deadline_in(&ts, ADMIT_POLL_NS);
         pthread_cond_timedwait(&admit_cond, &admit_lock, &ts);
     }
     s->launches_inflight++;
     pthread_mutex_unlock(&admit_lock);
-    if (blocked)
-        atomic_fetch_add(&s->launches_blocked, 1);
 }
 
 void aos_device_sched_unadmit(struct aos_session *s)
@@ -193,7 +183,7 @@ static void wave_ended(cl_int status, void *data)
 {
     struct aos_logical *l = data;
     l->wave_node.status = status;
-    l->wave_node.ns = now_ns();
+    l->wave_node.ns = aos_now_ns();
     post(&l->wave_node);
 }
 
@@ -277,11 +267,15 @@ static bool profiled(cl_event ev, cl_profiling_info what, uint64_t *out)
     return true;
 }
 
+static bool is_active(const struct aos_logical *l)
+{
+    return l->state == AOS_LOGICAL_READY || l->state == AOS_LOGICAL_RUNNING;
+}
+
 static bool client_has_active(struct device_sched *d, const struct aos_logical *except, uint64_t client)
 {
     for (struct aos_logical *o = d->launches; o; o = o->next)
-        if (o != except && o->client == client &&
-            (o->state == AOS_LOGICAL_READY || o->state == AOS_LOGICAL_RUNNING))
+        if (o != except && o->client == client && is_active(o))
             return true;
     return false;
 }
@@ -329,9 +323,9 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
 {
     if (l->state == AOS_LOGICAL_ENDED)
         return;
-    bool was_active = l->state == AOS_LOGICAL_READY || l->state == AOS_LOGICAL_RUNNING;
+    bool was_active = is_active(l);
     l->end_status = status;
-    l->ended_host_ns = now_ns();
+    l->ended_host_ns = aos_now_ns();
     if (status != CL_COMPLETE)
         atomic_store(&l->failed_status, status < 0 ? status : CANCELLED_STATUS);
     if (status == CL_COMPLETE) {
@@ -474,7 +468,7 @@ static void take_incoming(struct device_sched *d, struct aos_logical *l)
 static void watch(struct device_sched *d)
 {
     uint64_t limit_ns = (uint64_t)aos_daemon_config_get()->vgroup_timeout_ms * 1000000ull;
-    uint64_t now = now_ns();
+    uint64_t now = aos_now_ns();
     for (struct aos_logical *l = d->launches; l; l = l->next) {
         if (l->state == AOS_LOGICAL_READY && atomic_load(&l->s->dead)) {
             launch_end(d, l, CANCELLED_STATUS);
@@ -546,7 +540,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s wave %u: %u groups, virtual groups %u..%u of %u (%.0f ns each)",
             (unsigned long long)l->client, l->kernel_name, l->waves + 1, groups, l->host.budget - (aos_u32)vgroups,
             l->host.budget, l->host.total_groups, per_vgroup);
-    uint64_t now = now_ns();
+    uint64_t now = aos_now_ns();
     l->state = AOS_LOGICAL_RUNNING;
     l->wave = ev;
     l->wave_groups = groups;
@@ -561,7 +555,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     if (aos_event_when_done(ev, wave_ended, l) != CL_SUCCESS) {
         /* No completion would ever come: wait for it here rather than lose track of the wave. */
         cl_int st = NATIVE(ev, clWaitForEvents)(1, &ev) == CL_SUCCESS ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
-        on_wave(d, l, st, now_ns());
+        on_wave(d, l, st, aos_now_ns());
     }
     return true;
 }
@@ -590,7 +584,7 @@ static void plan(struct device_sched *d)
 {
     size_t n = 0;
     for (struct aos_logical *l = d->launches; l; l = l->next)
-        n += l->state == AOS_LOGICAL_READY || l->state == AOS_LOGICAL_RUNNING;
+        n += is_active(l);
     if (!n)
         return;
     struct aos_logical **ls = malloc(n * sizeof(*ls));
@@ -602,7 +596,7 @@ static void plan(struct device_sched *d)
         goto done;
     size_t i = 0;
     for (struct aos_logical *l = d->launches; l; l = l->next) {
-        if (l->state != AOS_LOGICAL_READY && l->state != AOS_LOGICAL_RUNNING)
+        if (!is_active(l))
             continue;
         uint64_t left = l->host.total_groups - l->host.budget;
         ls[i] = l;

@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "accelos/futex.h"
 #include "accelos/log.h"
 #include "accelos/sched.h"
 #include "accelos/sched_config.h"
@@ -86,13 +86,6 @@ static const struct aos_device *device_of(cl_device_id id)
         if (aos_device_at(i)->device == id)
             return aos_device_at(i);
     return NULL;
-}
-
-static uint64_t host_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- Logical launch object ---------------------------------------------------------------- */
@@ -233,7 +226,7 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
 
     /* Blocks while the client has too many launches in flight (device_sched.c). */
     aos_device_sched_admit(s);
-    l->arrival_host_ns = host_now_ns();
+    l->arrival_host_ns = aos_now_ns();
     cl_event app = NULL;
     l->user = NATIVE(ctx, clCreateUserEvent)(ctx, &err);
     if (err == CL_SUCCESS)

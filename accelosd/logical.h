@@ -36,8 +36,7 @@ struct aos_logical_held {
 
 enum aos_logical_msg {
     AOS_LOGICAL_MSG_GATE,     /* the gate marker ended (status) */
-    AOS_LOGICAL_MSG_RUNNING,  /* the wave's kernel started (ns: host clock) */
-    AOS_LOGICAL_MSG_WAVE,     /* the wave's kernel ended (status) */
+    AOS_LOGICAL_MSG_WAVE,     /* the wave's kernel ended (status; ns: host time it was seen) */
 };
 
 struct aos_logical_node {
@@ -103,7 +102,7 @@ struct aos_logical {
     cl_int end_status;
     uint32_t history_n;
     struct { uint64_t t_ns; uint32_t groups; } history[AOS_LOGICAL_HISTORY];
-    struct aos_logical_node gate_node, running_node, wave_node;
+    struct aos_logical_node gate_node, wave_node;
 
     /* Profiling of the logical launch, device clock; valid once `timed` is set. */
     uint64_t queued_ns, submit_ns, start_ns, end_ns;

@@ -294,17 +294,22 @@ static void event_dtor(struct aos_handle *h)
     free(x);
 }
 
-int aos_event_register(struct aos_session *s, uint64_t id, cl_event status_event, cl_event profiling_event)
+/* Takes over the references to status_event, profiling_event (NULL: the status event's) and l. */
+static int event_register(struct aos_session *s, uint64_t id, cl_event status_event, cl_event profiling_event,
+                          struct aos_logical *l)
 {
     struct event_extra *x = calloc(1, sizeof(*x));
     if (!x) {
         aos_event_drop(s, status_event);
-        if (profiling_event != status_event)
+        if (profiling_event && profiling_event != status_event)
             aos_event_drop(s, profiling_event);
+        if (l)
+            aos_logical_unref(l);
         return -ENOMEM;
     }
     x->s = s;
     x->profiling = profiling_event;
+    x->logical = l;
     int rc = aos_handles_add(&s->handles, id, AOS_OBJ_EVENT, status_event, x);
     if (rc < 0) {
         struct aos_handle tmp = {.object = status_event, .extra = x};
@@ -313,22 +318,9 @@ int aos_event_register(struct aos_session *s, uint64_t id, cl_event status_event
     return rc;
 }
 
-int aos_event_register_logical(struct aos_session *s, uint64_t id, cl_event status_event, struct aos_logical *l)
+int aos_event_register(struct aos_session *s, uint64_t id, cl_event status_event, cl_event profiling_event)
 {
-    struct event_extra *x = calloc(1, sizeof(*x));
-    if (!x) {
-        aos_event_drop(s, status_event);
-        aos_logical_unref(l);
-        return -ENOMEM;
-    }
-    x->s = s;
-    x->logical = l;
-    int rc = aos_handles_add(&s->handles, id, AOS_OBJ_EVENT, status_event, x);
-    if (rc < 0) {
-        struct aos_handle tmp = {.object = status_event, .extra = x};
-        event_dtor(&tmp);
-    }
-    return rc;
+    return event_register(s, id, status_event, profiling_event, NULL);
 }
 
 struct aos_logical *aos_event_logical(struct aos_session *s, uint64_t id)
@@ -501,7 +493,7 @@ void aos_enqueue_done_logical(struct aos_session *s, struct aos_enqueue *e, cl_e
     free(e->wait);
     e->wait = NULL;
     if (e->event_id) {
-        if (aos_event_register_logical(s, e->event_id, ev, l) < 0)
+        if (event_register(s, e->event_id, ev, NULL, l) < 0)
             aos_session_kill(s, "reused an event id");
     } else {
         aos_event_drop(s, ev);

@@ -43,7 +43,6 @@ struct aos_session {
     uint64_t calls;
     _Atomic uint64_t elastic_kernels;  /* fair policy: kernels created with a rewritten twin */
     _Atomic uint64_t elastic_launches; /* launches that ran over a virtual NDRange */
-    _Atomic uint64_t launches_blocked; /* launches held back by the in-flight limit */
     uint32_t launches_inflight;        /* logical launches not yet ended; under device_sched's admit lock */
     uint32_t launches_active;          /* of those, past their gate (ready or on the device) */
 };
