@@ -157,3 +157,14 @@ void *aos_test_forged_handle(void)
     memcpy(&forged[0], (void *)platform, sizeof(void *));
     return forged;
 }
+
+bool aos_test_write_temp(char *path_template, const char *text)
+{
+    int fd = mkstemp(path_template);
+    if (fd < 0)
+        return false;
+    size_t len = strlen(text);
+    bool ok = write(fd, text, len) == (ssize_t)len;
+    close(fd);
+    return ok;
+}

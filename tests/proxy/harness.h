@@ -38,6 +38,10 @@ cl_program aos_test_build(cl_context ctx, const char *source, const char *option
  * to the proxy, which must reject it. (All-zero garbage would crash inside the loader itself.) */
 void *aos_test_forged_handle(void);
 
+/* Creates a file holding text from a mkstemp template (the template becomes its path); false on
+ * failure. Usable outside a test, e.g. for a configuration file before the daemon starts. */
+bool aos_test_write_temp(char *path_template, const char *text);
+
 /* Runs a Check suite with the daemon started around it; returns the process exit code. */
 int aos_test_run_suite(Suite *suite);
 /* The same with extra daemon arguments (NULL-terminated), e.g. {"--policy", "fair", NULL}. */

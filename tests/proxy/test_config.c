@@ -16,17 +16,6 @@
 
 static char good_path[64] = "/tmp/accelos-config-good-XXXXXX";
 
-/* Creates a file from a mkstemp template; false on failure. Usable outside a test. */
-static bool write_file(char *path_template, const char *text)
-{
-    int fd = mkstemp(path_template);
-    if (fd < 0)
-        return false;
-    bool ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
-    close(fd);
-    return ok;
-}
-
 /* Runs the daemon with args until it exits or is killed after a while; returns its exit status
  * (-1 if it was still running) and its stderr in err. */
 static int run_daemon(const char *const *args, char *err, size_t err_size, const char *socket_path,
@@ -104,7 +93,7 @@ END_TEST
 START_TEST(test_errors_stop_the_daemon_with_each_line)
 {
     char bad[64] = "/tmp/accelos-config-bad-XXXXXX";
-    ck_assert(write_file(bad, "# comment\npolicy = lottery\nslice_ms = 4\nbogus = 1\nslice_ms = 5\n"));
+    ck_assert(aos_test_write_temp(bad, "# comment\npolicy = lottery\nslice_ms = 4\nbogus = 1\nslice_ms = 5\n"));
     char sock[96], err[4096] = "";
     snprintf(sock, sizeof(sock), "/tmp/accelos-config-bad-%d.sock", (int)getpid());
     const char *args[] = {"--socket", sock, "--config", bad, NULL};
@@ -135,7 +124,7 @@ END_TEST
 
 int main(void)
 {
-    if (!write_file(good_path, "policy = fifo  # the native baseline\nslice_ms = 8\nmax_inflight_per_client = 16\n"
+    if (!aos_test_write_temp(good_path, "policy = fifo  # the native baseline\nslice_ms = 8\nmax_inflight_per_client = 16\n"
                                "vgroup_timeout_ms = 2000\nweight.0 = 2\n")) {
         perror("accelos test: configuration file");
         return 1;

@@ -142,20 +142,9 @@ START_TEST(test_launches_behind_own_user_event_do_not_deadlock)
 }
 END_TEST
 
-static bool write_file(char *path_template, const char *text)
-{
-    int fd = mkstemp(path_template);
-    if (fd < 0)
-        return false;
-    size_t len = strlen(text);
-    bool ok = write(fd, text, len) == (ssize_t)len;
-    close(fd);
-    return ok;
-}
-
 int main(void)
 {
-    if (!write_file(trace_path, "") || !write_file(config_path, "max_inflight_per_client = 2\n")) {
+    if (!aos_test_write_temp(trace_path, "") || !aos_test_write_temp(config_path, "max_inflight_per_client = 2\n")) {
         perror("accelos test: temporary file");
         return 1;
     }

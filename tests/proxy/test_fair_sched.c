@@ -300,21 +300,10 @@ START_TEST(test_runaway_virtual_group_aborts_its_launch)
 }
 END_TEST
 
-static bool write_file(char *path_template, const char *text)
-{
-    int fd = mkstemp(path_template);
-    if (fd < 0)
-        return false;
-    size_t len = strlen(text);
-    bool ok = write(fd, text, len) == (ssize_t)len;
-    close(fd);
-    return ok;
-}
-
 int main(void)
 {
-    if (!write_file(trace_path, "") ||
-        !write_file(config_path, "slice_ms = 2\nvgroup_timeout_ms = 200\nmax_inflight_per_client = 0\n")) {
+    if (!aos_test_write_temp(trace_path, "") ||
+        !aos_test_write_temp(config_path, "slice_ms = 2\nvgroup_timeout_ms = 200\nmax_inflight_per_client = 0\n")) {
         perror("accelos test: temporary file");
         return 1;
     }

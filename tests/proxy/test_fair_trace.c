@@ -7,34 +7,13 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "trace_read.h"
 
 static char trace_path[64] = "/tmp/accelos-trace-XXXXXX";
 
-/* Waits until the trace holds a line mentioning needle (completion callbacks may lag a little). */
 static bool read_line_with(const char *needle, char *line, size_t size)
 {
-    for (int i = 0; i < 300; i++) {
-        FILE *f = fopen(trace_path, "r");
-        if (f) {
-            while (fgets(line, (int)size, f))
-                if (strstr(line, needle)) {
-                    fclose(f);
-                    return true;
-                }
-            fclose(f);
-        }
-        usleep(10000);
-    }
-    return false;
-}
-
-static unsigned long long field(const char *line, const char *key)
-{
-    char pat[64];
-    snprintf(pat, sizeof(pat), "\"%s\":", key);
-    const char *p = strstr(line, pat);
-    ck_assert_msg(p != NULL, "no %s in %s", key, line);
-    return strtoull(p + strlen(pat), NULL, 10);
+    return trace_find(trace_path, needle, line, size);
 }
 
 START_TEST(test_launch_is_traced)
@@ -60,21 +39,21 @@ START_TEST(test_launch_is_traced)
     ck_assert_ptr_nonnull(strstr(line, "\"type\":\"trace\""));
     ck_assert_ptr_nonnull(strstr(line, "\"config\":\"accelosd-fair\""));
     ck_assert_ptr_nonnull(strstr(line, "\"status\":\"ok\""));
-    ck_assert_uint_eq(field(line, "virtual_groups"), 16);
-    unsigned long long phys = field(line, "physical_groups");
+    ck_assert_uint_eq(trace_field(line, "virtual_groups"), 16);
+    unsigned long long phys = trace_field(line, "physical_groups");
     ck_assert_uint_ge(phys, 1);
     ck_assert_uint_le(phys, 16);
-    unsigned long long queued = field(line, "arrival_ns"), start = field(line, "start_ns"), end = field(line, "end_ns");
+    unsigned long long queued = trace_field(line, "arrival_ns"), start = trace_field(line, "start_ns"), end = trace_field(line, "end_ns");
     ck_assert_uint_gt(queued, 0);
     ck_assert_uint_le(queued, start);
     ck_assert_uint_le(start, end);
     /* Device time sums the waves (host clock), which run between admission and end. */
-    ck_assert_uint_gt(field(line, "device_ns"), 0);
-    ck_assert_uint_le(field(line, "device_ns"), field(line, "ended_host_ns") - field(line, "admitted_host_ns"));
-    ck_assert_uint_ge(field(line, "waves"), 1);
-    ck_assert_uint_eq(field(line, "virtual_groups_done"), 16);
-    ck_assert_uint_eq(field(line, "error"), 0);
-    ck_assert_uint_le(field(line, "admitted_host_ns"), field(line, "ended_host_ns"));
+    ck_assert_uint_gt(trace_field(line, "device_ns"), 0);
+    ck_assert_uint_le(trace_field(line, "device_ns"), trace_field(line, "ended_host_ns") - trace_field(line, "admitted_host_ns"));
+    ck_assert_uint_ge(trace_field(line, "waves"), 1);
+    ck_assert_uint_eq(trace_field(line, "virtual_groups_done"), 16);
+    ck_assert_uint_eq(trace_field(line, "error"), 0);
+    ck_assert_uint_le(trace_field(line, "admitted_host_ns"), trace_field(line, "ended_host_ns"));
     ck_assert_ptr_nonnull(strstr(line, "\"groups_over_time\":[["));
     clReleaseMemObject(m);
     clReleaseKernel(k);
@@ -106,8 +85,8 @@ START_TEST(test_launch_without_profiling_is_traced)
     char line[1024];
     ck_assert_msg(read_line_with("\"kernel\":\"plain_kernel\"", line, sizeof(line)), "no trace line");
     ck_assert_ptr_nonnull(strstr(line, "\"status\":\"ok\""));
-    ck_assert_uint_eq(field(line, "virtual_groups"), 8);
-    unsigned long long queued = field(line, "arrival_ns"), start = field(line, "start_ns"), end = field(line, "end_ns");
+    ck_assert_uint_eq(trace_field(line, "virtual_groups"), 8);
+    unsigned long long queued = trace_field(line, "arrival_ns"), start = trace_field(line, "start_ns"), end = trace_field(line, "end_ns");
     ck_assert_uint_gt(queued, 0);
     ck_assert_uint_le(queued, start); /* host times: admission, then the first wave */
     ck_assert_uint_le(start, end);
@@ -122,12 +101,10 @@ END_TEST
 
 int main(void)
 {
-    int fd = mkstemp(trace_path);
-    if (fd < 0) {
+    if (!aos_test_write_temp(trace_path, "")) {
         perror("accelos test: trace file");
         return 1;
     }
-    close(fd);
     Suite *s = suite_create("fair_trace");
     TCase *tc = tcase_create("fair_trace");
     tcase_set_timeout(tc, 120);
