@@ -591,8 +591,9 @@ static void plan(struct device_sched *d)
     struct aos_sched_kernel *k = malloc(n * sizeof(*k));
     struct fair_key *sorted = malloc(n * sizeof(*sorted));
     size_t *order = malloc(n * sizeof(*order));
+    bool *running = malloc(n * sizeof(*running));
     struct aos_sched_share *out = malloc(n * sizeof(*out));
-    if (!ls || !k || !sorted || !order || !out)
+    if (!ls || !k || !sorted || !order || !running || !out)
         goto done;
     size_t i = 0;
     for (struct aos_logical *l = d->launches; l; l = l->next) {
@@ -605,12 +606,15 @@ static void plan(struct device_sched *d)
                                          .arrival = l->arrival};
         aos_sched_vt_get(d->vt, l->client, &k[i].vtime, NULL);
         sorted[i] = (struct fair_key){.vtime = k[i].vtime, .used_ns = l->device_ns, .arrival = l->arrival, .index = i};
+        running[i] = l->state == AOS_LOGICAL_RUNNING;
         i++;
     }
     qsort(sorted, n, sizeof(*sorted), by_fair_order);
     for (i = 0; i < n; i++)
         order[i] = sorted[i].index;
-    bool solved = d->have_model && aos_sched_share_solve(&d->model, k, n, order, out) == 0;
+    /* Clients more than one slice of whole-device time ahead wait a round (Neon's denial rule). */
+    double window = (double)aos_daemon_config_get()->slice_ms * 1e6;
+    bool solved = d->have_model && running && aos_sched_fair_round(&d->model, k, n, order, running, window, out) == 0;
     if (!solved)
         for (i = 0; i < n; i++) /* no model: the whole device to each, in turn */
             out[i] = (struct aos_sched_share){.status = AOS_SCHED_RUN, .groups = k[i].total_groups, .share = 1.0};
@@ -641,6 +645,7 @@ done:
     free(k);
     free(sorted);
     free(order);
+    free(running);
     free(out);
 }
 

@@ -24,6 +24,7 @@
 #ifndef ACCELOS_SCHED_H
 #define ACCELOS_SCHED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -228,6 +229,29 @@ int aos_sched_vt_pick(const struct aos_sched_vt *vt, uint64_t *id);
 int aos_sched_vt_get(const struct aos_sched_vt *vt, uint64_t id, double *vtime, uint64_t *arrival);
 /* System virtual time (ns of whole-device use per unit weight). */
 double aos_sched_vt_now(const struct aos_sched_vt *vt);
+
+/*
+ * Neon's denial rule for time slicing: a kernel whose virtual time is more than
+ * `window` ahead of the lowest one among the n kernels is held back from the
+ * next round, so over time every backlogged client's service follows its
+ * weight (without it, a heavy client on a device that holds fewer kernels
+ * than are active could never take more than one kernel's place). Kernels
+ * with running[i] set are never held: they occupy the device until their
+ * slice ends. Sets held[i]; returns how many are held. `running` may be NULL.
+ */
+size_t aos_sched_vt_hold_ahead(const struct aos_sched_kernel *k, size_t n, const bool *running, double window,
+			       bool *held);
+
+/*
+ * A fair-policy round (scheduler/fair_round.c): aos_sched_share_solve() over
+ * the kernels aos_sched_vt_hold_ahead() does not hold back; held kernels get
+ * AOS_SCHED_WAIT (limit NONE). When every kernel left is short of virtual
+ * groups rather than of room, all n are solved instead, so the rule never
+ * idles the device. Same arguments and errors as aos_sched_share_solve(),
+ * plus `running` and `window` as in aos_sched_vt_hold_ahead(); -ENOMEM.
+ */
+int aos_sched_fair_round(const struct aos_sched_device *dev, const struct aos_sched_kernel *k, size_t n,
+			 const size_t *order, const bool *running, double window, struct aos_sched_share *out);
 
 #define AOS_SCHED_SLICE_MS_DEFAULT 4u
 

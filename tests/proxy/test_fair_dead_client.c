@@ -1,0 +1,125 @@
+/* A client that dies with a long elastic launch under way: the daemon stops that launch at its next
+ * wave instead of running the dead client's remaining virtual groups, and serves others at once. */
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "harness.h"
+#include "trace_read.h"
+
+static char trace_path[64] = "/tmp/accelos-dead-trace-XXXXXX";
+
+static const char *src =
+    "kernel void doomed(global uint *out, uint rounds)\n"
+    "{ size_t i = get_global_id(0); uint h = (uint)i;\n"
+    "  for (uint r = 0; r < rounds; r++) h = (h ^ (h >> 15)) * 2246822519u + r;\n"
+    "  out[i] = h; }\n"
+    "kernel void after(global uint *out) { out[get_global_id(0)] = (uint)get_global_id(0) * 3u + 1u; }\n";
+
+/* About ten seconds of work alone on a 2-core PoCL device, in 96 virtual groups. */
+enum { LOCAL = 16, GROUPS = 96, N = LOCAL * GROUPS, ROUNDS = 4000000 };
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Enqueues the long launch, says so, and waits to be killed. */
+static int doomed_client(int ready_fd)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "doomed", &err);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * sizeof(uint32_t), NULL, &err);
+    cl_uint rounds = ROUNDS;
+    size_t global = N, local = LOCAL;
+    if (!k || !out || clSetKernelArg(k, 0, sizeof(out), &out) != CL_SUCCESS ||
+        clSetKernelArg(k, 1, sizeof(rounds), &rounds) != CL_SUCCESS ||
+        clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL) != CL_SUCCESS || clFlush(q) != CL_SUCCESS)
+        return 3;
+    char c = 'r';
+    if (write(ready_fd, &c, 1) != 1)
+        return 3;
+    for (;;)
+        pause();
+}
+
+START_TEST(test_dead_clients_launch_stops_at_next_wave)
+{
+    int ready[2];
+    ck_assert_int_eq(pipe(ready), 0);
+    pid_t kid = fork(); /* before any OpenCL call here: the child is its own client */
+    ck_assert_int_ge(kid, 0);
+    if (kid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        _exit(doomed_client(ready[1]));
+    }
+    char c;
+    ck_assert_int_eq(read(ready[0], &c, 1), 1);
+    usleep(300000); /* waves under way */
+    double killed = now_s();
+    ck_assert_int_eq(kill(kid, SIGKILL), 0);
+    int status = 0;
+    ck_assert_int_eq(waitpid(kid, &status, 0), kid);
+
+    char line[2048];
+    ck_assert_msg(trace_find(trace_path, "\"kernel\":\"doomed\"", line, sizeof(line)), "the launch never ended");
+    double ended = now_s() - killed;
+    /* The rest of the launch would take seconds; one wave is a few ms plus one virtual group. */
+    ck_assert_msg(ended < 2.0, "ended %.2f s after the kill: %s", ended, line);
+    ck_assert_ptr_nonnull(strstr(line, "\"status\":\"failed\""));
+    unsigned long long done = trace_field(line, "virtual_groups_done");
+    ck_assert_uint_eq(trace_field(line, "virtual_groups"), GROUPS);
+    ck_assert_msg(done > 0 && done < GROUPS, "virtual groups done: %llu of %d", done, GROUPS);
+
+    /* Another client is served, with correct results. */
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "after", &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * sizeof(uint32_t), NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(out), &out), CL_SUCCESS);
+    size_t global = N, local = LOCAL;
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    uint32_t *got = malloc(N * sizeof(uint32_t));
+    ck_assert_int_eq(clEnqueueReadBuffer(q, out, CL_TRUE, 0, N * sizeof(uint32_t), got, 0, NULL, NULL), CL_SUCCESS);
+    for (uint32_t i = 0; i < N; i++)
+        ck_assert_uint_eq(got[i], i * 3u + 1u);
+    free(got);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+int main(void)
+{
+    if (!aos_test_write_temp(trace_path, "")) {
+        perror("accelos test: temporary file");
+        return 1;
+    }
+    Suite *s = suite_create("fair_dead_client");
+    TCase *tc = tcase_create("fair_dead_client");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_dead_clients_launch_stops_at_next_wave);
+    suite_add_tcase(s, tc);
+    const char *const args[] = {"--policy", "fair", "--trace", trace_path, NULL};
+    int rc = aos_test_run_suite_with_args(s, args);
+    unlink(trace_path);
+    return rc;
+}
