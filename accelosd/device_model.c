@@ -75,11 +75,14 @@ bool aos_device_model(const struct aos_device *dev, struct aos_sched_device *out
     return usable;
 }
 
-bool aos_device_sched_fits(const struct aos_device *dev, uint32_t wg_threads, uint64_t local_mem)
+bool aos_device_sched_fits(const struct aos_device *dev, uint32_t wg_threads, uint64_t local_mem,
+                           uint32_t regs_per_thread)
 {
     struct aos_sched_device model;
     if (!aos_device_model(dev, &model))
         return true; /* no model: nothing to check against, the device decides */
-    struct aos_sched_kernel k = {.wg_threads = wg_threads, .local_mem = local_mem, .total_groups = 1};
+    /* Registers included: the solver would never run a kernel it finds UNFIT for them. */
+    struct aos_sched_kernel k = {.wg_threads = wg_threads, .local_mem = local_mem,
+                                 .regs_per_thread = regs_per_thread, .total_groups = 1};
     return aos_sched_kernel_occupancy(&model, &k, NULL) > 0;
 }

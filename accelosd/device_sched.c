@@ -563,7 +563,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
 /* Service order: the client's virtual time, then (between launches of one client) the device time
  * each launch has had, then arrival. */
 struct fair_key {
-    double vtime;
+    double key;
     uint64_t used_ns;
     uint64_t arrival;
     size_t index;
@@ -572,8 +572,8 @@ struct fair_key {
 static int by_fair_order(const void *a, const void *b)
 {
     const struct fair_key *x = a, *y = b;
-    if (x->vtime != y->vtime)
-        return x->vtime < y->vtime ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
     if (x->used_ns != y->used_ns)
         return x->used_ns < y->used_ns ? -1 : 1;
     return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
@@ -592,8 +592,9 @@ static void plan(struct device_sched *d)
     struct fair_key *sorted = malloc(n * sizeof(*sorted));
     size_t *order = malloc(n * sizeof(*order));
     bool *running = malloc(n * sizeof(*running));
+    double *key = malloc(n * sizeof(*key));
     struct aos_sched_share *out = malloc(n * sizeof(*out));
-    if (!ls || !k || !sorted || !order || !running || !out)
+    if (!ls || !k || !sorted || !order || !running || !key || !out)
         goto done;
     size_t i = 0;
     for (struct aos_logical *l = d->launches; l; l = l->next) {
@@ -602,19 +603,23 @@ static void plan(struct device_sched *d)
         uint64_t left = l->host.total_groups - l->host.budget;
         ls[i] = l;
         k[i] = (struct aos_sched_kernel){.wg_threads = l->wg_threads, .local_mem = l->local_mem,
+                                         .regs_per_thread = l->regs_per_thread,
                                          .total_groups = left ? left : 1, .weight = l->weight,
                                          .arrival = l->arrival};
         aos_sched_vt_get(d->vt, l->client, &k[i].vtime, NULL);
-        sorted[i] = (struct fair_key){.vtime = k[i].vtime, .used_ns = l->device_ns, .arrival = l->arrival, .index = i};
         running[i] = l->state == AOS_LOGICAL_RUNNING;
         i++;
+    }
+    /* Neon's denial rule: a client more than one slice of whole-device time ahead waits a round. */
+    double window = (double)aos_daemon_config_get()->slice_ms * 1e6;
+    for (i = 0; i < n; i++) {
+        key[i] = k[i].vtime;
+        sorted[i] = (struct fair_key){.key = key[i], .used_ns = ls[i]->device_ns, .arrival = ls[i]->arrival, .index = i};
     }
     qsort(sorted, n, sizeof(*sorted), by_fair_order);
     for (i = 0; i < n; i++)
         order[i] = sorted[i].index;
-    /* Clients more than one slice of whole-device time ahead wait a round (Neon's denial rule). */
-    double window = (double)aos_daemon_config_get()->slice_ms * 1e6;
-    bool solved = d->have_model && running && aos_sched_fair_round(&d->model, k, n, order, running, window, out) == 0;
+    bool solved = d->have_model && aos_sched_fair_round(&d->model, k, n, order, key, running, window, out) == 0;
     if (!solved)
         for (i = 0; i < n; i++) /* no model: the whole device to each, in turn */
             out[i] = (struct aos_sched_share){.status = AOS_SCHED_RUN, .groups = k[i].total_groups, .share = 1.0};
@@ -646,6 +651,7 @@ done:
     free(sorted);
     free(order);
     free(running);
+    free(key);
     free(out);
 }
 

@@ -18,8 +18,10 @@ struct aos_session;
 /* The device's resource model; false when the device reports too little to build one. */
 bool aos_device_model(const struct aos_device *dev, struct aos_sched_device *out);
 
-/* False when one work-group of this size and local memory can never fit the device. */
-bool aos_device_sched_fits(const struct aos_device *dev, uint32_t wg_threads, uint64_t local_mem);
+/* False when one work-group of this size, local memory and registers per work-item (0 = unknown)
+ * can never fit the device. */
+bool aos_device_sched_fits(const struct aos_device *dev, uint32_t wg_threads, uint64_t local_mem,
+                           uint32_t regs_per_thread);
 
 /* Hands a launch (its gate and user event set, one reference taken over) to its device's
  * scheduler thread, started on first use. Any thread. */

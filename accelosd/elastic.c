@@ -19,6 +19,7 @@
 
 #include "accelos/jit.h"
 #include "accelos/log.h"
+#include "accelos/nv_regs.h"
 #include "accelos/wire_core.h"
 
 #define NV_COMPUTE_CAPABILITY_MAJOR 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
@@ -28,6 +29,7 @@ struct twin_kernel_info {
     char *name;
     bool rewritten;
     unsigned runtime_args;
+    uint32_t regs_per_thread; /* from the verbose NVIDIA build log; 0 = not reported */
 };
 
 struct aos_elastic_program {
@@ -203,6 +205,49 @@ static cl_program twin_create(const struct aos_elastic_job *job, cl_int *err)
     return NATIVE(ctx, clCreateProgramWithBinary)(ctx, job->num_devices, job->devices, sizes, bins, NULL, err);
 }
 
+/* The twin's build log for dev, malloc'ed, with its size; NULL when there is none. */
+static char *twin_build_log(cl_program prog, cl_device_id dev, size_t *len)
+{
+    size_t size = 0;
+    if (NATIVE(prog, clGetProgramBuildInfo)(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
+        size == 0)
+        return NULL;
+    char *log = malloc(size);
+    if (log && NATIVE(prog, clGetProgramBuildInfo)(prog, dev, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    *len = size; /* the parser stops at the NUL and never reads past size */
+    return log;
+}
+
+/*
+ * Registers per thread of each rewritten kernel, where the vendor reports them: NVIDIA's build log
+ * of a program built with -cl-nv-verbose carries ptxas's "Used N registers" per entry function
+ * (accelos/nv_regs.h). The largest count over the devices is kept: a twin kernel runs on one
+ * device (twin_kernel_describe), and for several the largest is the safe one. Kernels without a
+ * count keep 0: registers do not bind for them.
+ */
+static void twin_read_registers(struct aos_elastic_program *ep, const struct aos_elastic_job *job)
+{
+    for (cl_uint d = 0; d < job->num_devices; d++) {
+        size_t len = 0;
+        char *log = twin_build_log(ep->program, job->devices[d], &len);
+        for (size_t i = 0; log && i < ep->num_kernels; i++) {
+            struct twin_kernel_info *ki = &ep->kernels[i];
+            uint32_t regs = ki->rewritten ? aos_nv_regs_from_log(log, len, ki->name) : 0;
+            if (regs > ki->regs_per_thread)
+                ki->regs_per_thread = regs;
+        }
+        free(log);
+    }
+    for (size_t i = 0; i < ep->num_kernels; i++)
+        if (ep->kernels[i].rewritten)
+            aos_log(AOS_LOG_DEBUG, "elastic", "kernel %s: %u registers per thread on sm_%u%s", ep->kernels[i].name,
+                    ep->kernels[i].regs_per_thread, job->nv_sm,
+                    ep->kernels[i].regs_per_thread ? "" : " (not in the build log: registers do not bind)");
+}
+
 static struct aos_elastic_program *twin_from_result(struct aos_elastic_job *job)
 {
     const struct aos_jit_result *res = job->result;
@@ -232,16 +277,25 @@ static struct aos_elastic_program *twin_from_result(struct aos_elastic_job *job)
         aos_elastic_program_unref(ep);
         return NULL; /* nothing would ever launch elastically: skip the second device build */
     }
+    /* On NVIDIA the verbose build log reports each kernel's registers (twin_read_registers). */
+    bool nv = job->target == AOS_JIT_TARGET_NVPTX64;
     cl_int err = CL_SUCCESS;
     ep->program = twin_create(job, &err);
     if (err == CL_SUCCESS)
+        err = NATIVE(ep->program, clBuildProgram)(ep->program, job->num_devices, job->devices,
+                                                  nv ? "-cl-nv-verbose" : "", NULL, NULL);
+    if (err == CL_INVALID_BUILD_OPTIONS && nv && ep->program) {
+        nv = false; /* a driver without the option: build plainly, registers stay unknown */
         err = NATIVE(ep->program, clBuildProgram)(ep->program, job->num_devices, job->devices, "", NULL, NULL);
+    }
     if (err != CL_SUCCESS) {
         aos_log(AOS_LOG_WARN, "elastic", "the device refused the rewritten %s module (%d): program stays native",
                 aos_jit_target_name(job->target), err);
         aos_elastic_program_unref(ep);
         return NULL;
     }
+    if (nv)
+        twin_read_registers(ep, job);
     return ep;
 }
 
@@ -308,6 +362,7 @@ struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep
     ek->kernel = NATIVE(ep->program, clCreateKernel)(ep->program, name, &err);
     ek->num_args = num_args;
     ek->runtime_args = ki->runtime_args;
+    ek->regs_per_thread = ki->regs_per_thread;
     if (err == CL_SUCCESS)
         err = NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_NUM_ARGS, sizeof(twin_args), &twin_args, NULL);
     if (err != CL_SUCCESS || twin_args != num_args + ki->runtime_args || ki->runtime_args != 1 ||
@@ -327,7 +382,7 @@ struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_ker
     struct aos_elastic_kernel *ek = malloc(sizeof(*ek));
     if (!ek)
         return NULL;
-    *ek = *src;
+    *ek = *src; /* description included: wg_size, compile_wg, regs_per_thread */
     cl_int err = CL_SUCCESS;
     ek->kernel = NATIVE(src->kernel, clCloneKernel)(src->kernel, &err);
     if (err != CL_SUCCESS) {

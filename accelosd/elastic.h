@@ -28,6 +28,8 @@ struct aos_elastic_kernel {
     unsigned runtime_args;   /* trailing arguments the launch sets (the virtual NDRange record) */
     size_t wg_size;          /* CL_KERNEL_WORK_GROUP_SIZE of the twin on device */
     size_t compile_wg[3];    /* reqd_work_group_size, zeros when absent */
+    uint32_t regs_per_thread; /* registers per work-item as the vendor reports them (NVIDIA:
+                               * -cl-nv-verbose build log); 0 = unknown, registers do not bind */
 };
 
 /*

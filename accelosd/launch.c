@@ -180,7 +180,7 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     NATIVE(ek->kernel, clGetKernelWorkGroupInfo)(ek->kernel, qdev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local_mem),
                                                  &local_mem, NULL); /* own __local data plus __local arguments */
     uint32_t wg_threads = (uint32_t)(local[0] * local[1] * local[2]);
-    if (!aos_device_sched_fits(dev, wg_threads, local_mem))
+    if (!aos_device_sched_fits(dev, wg_threads, local_mem, ek->regs_per_thread))
         return false; /* one work-group can never fit: the native launch reports why */
 
     struct aos_logical *l = calloc(1, sizeof(*l));
@@ -197,6 +197,7 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     memcpy(l->local, local, sizeof(l->local));
     l->wg_threads = wg_threads;
     l->local_mem = local_mem;
+    l->regs_per_thread = ek->regs_per_thread;
     l->estimate_key = (uintptr_t)ek->kernel;
     NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(l->kernel_name) - 1,
                                         l->kernel_name, NULL);

@@ -77,6 +77,7 @@ struct aos_logical {
     size_t local[3];
     uint32_t wg_threads;
     uint64_t local_mem;
+    uint32_t regs_per_thread;          /* of the twin kernel; 0 = unknown (registers do not bind) */
     struct aos_logical_held *held;     /* argument objects retained for the launch */
     uint32_t n_held;
     char kernel_name[64];

@@ -3,13 +3,15 @@
 # workload suite, each tenant a separate process going through ProxyCL, and prints the report
 # side by side (the numbers in bench/RESULTS.md come from this script).
 #   scripts/fairness-sweep.sh BUILD_DIR OUT_DIR [COUNT2 COUNT4 COUNT8]
+# POLICIES lists the policies to run (default "fifo fair"); each elastic one is compared with fifo.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$1
 out=$2
 counts=("${3:-6}" "${4:-4}" "${5:-2}")
 mkdir -p "$out"
-for policy in fifo fair; do
+read -r -a policies <<<"${POLICIES:-fifo fair}"
+for policy in "${policies[@]}"; do
   i=0
   for k in 2 4 8; do
     ACCELOS_POLICY=$policy bash "$here/mix-through-proxy.sh" "$build" "$out/$policy-$k" "" \
@@ -19,9 +21,12 @@ for policy in fifo fair; do
   done
   cat "$out/$policy"-[248]/mix.jsonl > "$out/$policy.jsonl"
 done
-"$build/bench/accelos-report" --compare accelos-fifo accelos-fair --plot-dir "$out/plots" \
-  "$out/fifo.jsonl" "$out/fair.jsonl"
-for policy in fifo fair; do
+for policy in "${policies[@]}"; do
+  [[ $policy == fifo ]] && continue
+  "$build/bench/accelos-report" --compare accelos-fifo "accelos-$policy" --plot-dir "$out/plots-$policy" \
+    "$out/fifo.jsonl" "$out/$policy.jsonl"
+done
+for policy in "${policies[@]}"; do
   echo "--- $policy ---"
   "$build/bench/accelos-report" --config "accelos-$policy" "$out/$policy.jsonl"
 done

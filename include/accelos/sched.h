@@ -231,27 +231,29 @@ int aos_sched_vt_get(const struct aos_sched_vt *vt, uint64_t id, double *vtime, 
 double aos_sched_vt_now(const struct aos_sched_vt *vt);
 
 /*
- * Neon's denial rule for time slicing: a kernel whose virtual time is more than
- * `window` ahead of the lowest one among the n kernels is held back from the
- * next round, so over time every backlogged client's service follows its
- * weight (without it, a heavy client on a device that holds fewer kernels
- * than are active could never take more than one kernel's place). Kernels
- * with running[i] set are never held: they occupy the device until their
- * slice ends. Sets held[i]; returns how many are held. `running` may be NULL.
+ * Neon's denial rule for time slicing: a kernel whose service key is more than
+ * `window` above the lowest key among the n kernels is held back from the
+ * next round. With the client's virtual time as key, every backlogged
+ * client's service follows its weight over time (without the rule, a heavy
+ * client on a device that holds fewer kernels than are active could never
+ * take more than one kernel's place). Kernels with running[i] set are never
+ * held: they occupy the device until their slice ends. Sets held[i]; returns
+ * how many are held. `running` may be NULL; a negative or NaN window is 0.
  */
-size_t aos_sched_vt_hold_ahead(const struct aos_sched_kernel *k, size_t n, const bool *running, double window,
-			       bool *held);
+size_t aos_sched_hold_ahead(const double *key, size_t n, const bool *running, double window, bool *held);
 
 /*
- * A fair-policy round (scheduler/fair_round.c): aos_sched_share_solve() over
- * the kernels aos_sched_vt_hold_ahead() does not hold back; held kernels get
+ * A round of an elastic policy (scheduler/fair_round.c):
+ * aos_sched_share_solve() over the kernels aos_sched_hold_ahead() does not
+ * hold back (key[i] per kernel, lower is served first); held kernels get
  * AOS_SCHED_WAIT (limit NONE). When every kernel left is short of virtual
  * groups rather than of room, all n are solved instead, so the rule never
  * idles the device. Same arguments and errors as aos_sched_share_solve(),
- * plus `running` and `window` as in aos_sched_vt_hold_ahead(); -ENOMEM.
+ * plus -ENOMEM.
  */
 int aos_sched_fair_round(const struct aos_sched_device *dev, const struct aos_sched_kernel *k, size_t n,
-			 const size_t *order, const bool *running, double window, struct aos_sched_share *out);
+			 const size_t *order, const double *key, const bool *running, double window,
+			 struct aos_sched_share *out);
 
 #define AOS_SCHED_SLICE_MS_DEFAULT 4u
 

@@ -194,6 +194,34 @@ START_TEST(device_limit_above_table_is_believed)
 }
 END_TEST
 
+START_TEST(nv_registers_per_block_is_believed)
+{
+	/* CL_DEVICE_REGISTERS_PER_BLOCK_NV bounds one work-group; the SM's register file
+	 * (residency) still comes from the table. */
+	struct aos_sched_device_info info = {
+		.type = CL_DEVICE_TYPE_GPU, .vendor = "NVIDIA Corporation", .compute_units = 108,
+		.local_mem_size = 49152, .max_work_group_size = 1024, .nv_cc_major = 8, .nv_cc_minor = 0,
+		.nv_regs_per_block = 32768, .nv_warp_size = 32,
+	};
+	struct aos_sched_device d;
+	ck_assert_int_eq(aos_sched_device_from_info(&info, &d), 0);
+	ck_assert_uint_eq(d.wg_max_registers, 32768);
+	ck_assert_uint_eq(d.cu_registers, 65536);
+	ck_assert_uint_eq(d.reg_granule, 256);
+	/* 64 registers x 1024 work-items = 65536 > 32768: one group cannot fit. */
+	struct aos_sched_kernel k = { .wg_threads = 1024, .regs_per_thread = 64, .total_groups = 1 };
+	enum aos_sched_limit why;
+	ck_assert_uint_eq(aos_sched_kernel_occupancy(&d, &k, &why), 0);
+	ck_assert_int_eq(why, AOS_SCHED_LIMIT_REGISTERS);
+	k.regs_per_thread = 32;
+	ck_assert_uint_eq(aos_sched_kernel_occupancy(&d, &k, &why), 2 * 108);
+	/* Without the attribute the table's per-block limit applies. */
+	info.nv_regs_per_block = 0;
+	ck_assert_int_eq(aos_sched_device_from_info(&info, &d), 0);
+	ck_assert_uint_eq(d.wg_max_registers, 65536);
+}
+END_TEST
+
 START_TEST(invalid_info)
 {
 	struct aos_sched_device d;
@@ -262,6 +290,7 @@ int main(void)
 	tcase_add_test(tc, unknown_gpus_are_guessed_low);
 	tcase_add_test(tc, accelerator_is_one_group_per_cu);
 	tcase_add_test(tc, device_limit_above_table_is_believed);
+	tcase_add_test(tc, nv_registers_per_block_is_believed);
 	tcase_add_test(tc, invalid_info);
 	tcase_add_test(tc, device_check);
 	tcase_add_test(tc, arch_rows_by_name);
