@@ -26,6 +26,7 @@
 #include "elastic.h"
 #include "launch.h"
 #include "ops.h"
+#include "trace_native.h"
 #include "vendor.h"
 
 #define MAX_ARG_VALUE 65536u
@@ -473,6 +474,8 @@ static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *
         }
         err = NATIVE(e.queue, clEnqueueNDRangeKernel)(e.queue, k, r->work_dim, shape.offset, gws, shape.local,
                                                       e.num_wait, e.wait, &ev);
+        if (err == CL_SUCCESS)
+            aos_trace_native_launch(s, k, ev, r->work_dim, gws, shape.local);
     }
     aos_enqueue_done(s, &e, err, ev);
     return 0;
