@@ -342,8 +342,13 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
     if (l->estimate_key && l->ns_per_vgroup_one > 0)
         estimate_put(d, l->estimate_key, l->ns_per_vgroup_one);
     trace_end(l);
-    NATIVE(l->user, clSetUserEventStatus)(l->user, status == CL_COMPLETE ? CL_COMPLETE
-                                                                          : atomic_load(&l->failed_status));
+    cl_int user_status = status == CL_COMPLETE ? CL_COMPLETE : atomic_load(&l->failed_status);
+    /* Nobody can see a dead client's events, and its queues may already be released: PoCL 3.1
+     * propagating a failure into a released queue's marker aborts the daemon (a destroyed mutex).
+     * Ending normally lets the marker retire through PoCL's ordinary path. */
+    if (atomic_load(&l->s->dead))
+        user_status = CL_COMPLETE;
+    NATIVE(l->user, clSetUserEventStatus)(l->user, user_status);
     park_or_release(d, l->user);
     l->user = NULL;
     pthread_mutex_lock(&admit_lock);
