@@ -258,15 +258,6 @@ static void queue_give_back(struct device_sched *d, cl_context ctx, cl_command_q
     d->idle_queues = r;
 }
 
-static bool profiled(cl_event ev, cl_profiling_info what, uint64_t *out)
-{
-    cl_ulong v = 0;
-    if (NATIVE(ev, clGetEventProfilingInfo)(ev, what, sizeof(v), &v, NULL) != CL_SUCCESS)
-        return false;
-    *out = v;
-    return true;
-}
-
 static bool is_active(const struct aos_logical *l)
 {
     return l->state == AOS_LOGICAL_READY || l->state == AOS_LOGICAL_RUNNING;
@@ -386,8 +377,8 @@ static void on_gate(struct device_sched *d, struct aos_logical *l, cl_int status
     cl_event gate = l->gate;
     l->gate = NULL;
     if (l->profiling && status >= 0) {
-        profiled(gate, CL_PROFILING_COMMAND_QUEUED, &l->queued_ns);
-        profiled(gate, CL_PROFILING_COMMAND_SUBMIT, &l->submit_ns);
+        aos_event_profiled(gate, CL_PROFILING_COMMAND_QUEUED, &l->queued_ns);
+        aos_event_profiled(gate, CL_PROFILING_COMMAND_SUBMIT, &l->submit_ns);
     }
     park_or_release(d, gate);
     if (l->state == AOS_LOGICAL_ENDED)
@@ -411,8 +402,8 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
     cl_event ev = l->wave;
     l->wave = NULL;
     uint64_t start = 0, end = 0;
-    if (status >= 0 && profiled(ev, CL_PROFILING_COMMAND_START, &start) &&
-        profiled(ev, CL_PROFILING_COMMAND_END, &end) && end >= start) {
+    if (status >= 0 && aos_event_profiled(ev, CL_PROFILING_COMMAND_START, &start) &&
+        aos_event_profiled(ev, CL_PROFILING_COMMAND_END, &end) && end >= start) {
         if (!l->start_ns)
             l->start_ns = start;
         l->end_ns = end;
@@ -568,7 +559,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
 /* Service order: the client's virtual time, then (between launches of one client) the device time
  * each launch has had, then arrival. */
 struct fair_key {
-    double key;
+    double vtime;
     uint64_t used_ns;
     uint64_t arrival;
     size_t index;
@@ -577,8 +568,8 @@ struct fair_key {
 static int by_fair_order(const void *a, const void *b)
 {
     const struct fair_key *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
+    if (x->vtime != y->vtime)
+        return x->vtime < y->vtime ? -1 : 1;
     if (x->used_ns != y->used_ns)
         return x->used_ns < y->used_ns ? -1 : 1;
     return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
@@ -597,9 +588,8 @@ static void plan(struct device_sched *d)
     struct fair_key *sorted = malloc(n * sizeof(*sorted));
     size_t *order = malloc(n * sizeof(*order));
     bool *running = malloc(n * sizeof(*running));
-    double *key = malloc(n * sizeof(*key));
     struct aos_sched_share *out = malloc(n * sizeof(*out));
-    if (!ls || !k || !sorted || !order || !running || !key || !out)
+    if (!ls || !k || !sorted || !order || !running || !out)
         goto done;
     size_t i = 0;
     for (struct aos_logical *l = d->launches; l; l = l->next) {
@@ -612,19 +602,16 @@ static void plan(struct device_sched *d)
                                          .total_groups = left ? left : 1, .weight = l->weight,
                                          .arrival = l->arrival};
         aos_sched_vt_get(d->vt, l->client, &k[i].vtime, NULL);
+        sorted[i] = (struct fair_key){.vtime = k[i].vtime, .used_ns = l->device_ns, .arrival = l->arrival, .index = i};
         running[i] = l->state == AOS_LOGICAL_RUNNING;
         i++;
-    }
-    /* Neon's denial rule: a client more than one slice of whole-device time ahead waits a round. */
-    double window = (double)aos_daemon_config_get()->slice_ms * 1e6;
-    for (i = 0; i < n; i++) {
-        key[i] = k[i].vtime;
-        sorted[i] = (struct fair_key){.key = key[i], .used_ns = ls[i]->device_ns, .arrival = ls[i]->arrival, .index = i};
     }
     qsort(sorted, n, sizeof(*sorted), by_fair_order);
     for (i = 0; i < n; i++)
         order[i] = sorted[i].index;
-    bool solved = d->have_model && aos_sched_fair_round(&d->model, k, n, order, key, running, window, out) == 0;
+    /* Neon's denial rule: a client more than one slice of whole-device time ahead waits a round. */
+    double window = (double)aos_daemon_config_get()->slice_ms * 1e6;
+    bool solved = d->have_model && aos_sched_fair_round(&d->model, k, n, order, running, window, out) == 0;
     if (!solved)
         for (i = 0; i < n; i++) /* no model: the whole device to each, in turn */
             out[i] = (struct aos_sched_share){.status = AOS_SCHED_RUN, .groups = k[i].total_groups, .share = 1.0};
@@ -656,7 +643,6 @@ done:
     free(sorted);
     free(order);
     free(running);
-    free(key);
     free(out);
 }
 

@@ -120,6 +120,10 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
 typedef void (*aos_event_done_fn)(cl_int status, void *data);
 cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data);
 
+/* A profiling time of a real event; false when the device has none for it (queue without profiling,
+ * command not run). */
+bool aos_event_profiled(cl_event ev, cl_profiling_info what, uint64_t *out);
+
 /* Drops the daemon's reference to a real event. An event that has not completed successfully is
  * kept until the session is torn down: PoCL frees a failed event while it may still be linked
  * from an event it waited on, and a later status change of that one would touch freed memory.

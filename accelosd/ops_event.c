@@ -273,6 +273,15 @@ cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data)
     return CL_SUCCESS;
 }
 
+bool aos_event_profiled(cl_event ev, cl_profiling_info what, uint64_t *out)
+{
+    cl_ulong v = 0;
+    if (NATIVE(ev, clGetEventProfilingInfo)(ev, what, sizeof(v), &v, NULL) != CL_SUCCESS)
+        return false;
+    *out = v;
+    return true;
+}
+
 /* ---- Client event ids ------------------------------------------------------------------------ */
 
 static void event_dtor(struct aos_handle *h)

@@ -23,15 +23,6 @@ struct native_launch {
     char kernel[64];
 };
 
-static bool profiled(cl_event ev, cl_profiling_info what, uint64_t *out)
-{
-    cl_ulong v = 0;
-    if (NATIVE(ev, clGetEventProfilingInfo)(ev, what, sizeof(v), &v, NULL) != CL_SUCCESS || v == 0)
-        return false;
-    *out = v;
-    return true;
-}
-
 static void native_done(cl_int status, void *data)
 {
     struct native_launch *n = data;
@@ -42,9 +33,9 @@ static void native_done(cl_int status, void *data)
                                  .virtual_groups_done = status == CL_COMPLETE ? n->groups : 0,
                                  .admitted_host_ns = n->enqueued_host_ns, .ended_host_ns = now};
     uint64_t queued, start, end;
-    if (status == CL_COMPLETE && profiled(n->ev, CL_PROFILING_COMMAND_QUEUED, &queued) &&
-        profiled(n->ev, CL_PROFILING_COMMAND_START, &start) && profiled(n->ev, CL_PROFILING_COMMAND_END, &end) &&
-        queued <= start && start <= end) {
+    if (status == CL_COMPLETE && aos_event_profiled(n->ev, CL_PROFILING_COMMAND_QUEUED, &queued) &&
+        aos_event_profiled(n->ev, CL_PROFILING_COMMAND_START, &start) &&
+        aos_event_profiled(n->ev, CL_PROFILING_COMMAND_END, &end) && queued > 0 && queued <= start && start <= end) {
         t.queued_ns = queued;
         t.start_ns = start;
         t.end_ns = end;

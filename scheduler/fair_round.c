@@ -1,5 +1,5 @@
 /*
- * One scheduling round of an elastic policy: the share solver (share.c) over the kernels that
+ * One scheduling round of the fair policy: the share solver (share.c) over the kernels that
  * Neon's denial rule (aos_sched_hold_ahead) does not hold back. When the kernels left cannot
  * fill the device (each one is short of virtual groups rather than of room), the held ones take
  * part after all: holding back shares out time, it must never idle the device.
@@ -19,10 +19,9 @@ static bool room_left(const struct aos_sched_share *out, size_t n)
 }
 
 int aos_sched_fair_round(const struct aos_sched_device *dev, const struct aos_sched_kernel *k, size_t n,
-			 const size_t *order, const double *key, const bool *running, double window,
-			 struct aos_sched_share *out)
+			 const size_t *order, const bool *running, double window, struct aos_sched_share *out)
 {
-	if (!dev || !k || !key || !out)
+	if (!dev || !k || !out)
 		return -EINVAL;
 	if (n == 0)
 		return 0;
@@ -34,7 +33,7 @@ int aos_sched_fair_round(const struct aos_sched_device *dev, const struct aos_sc
 	int rc = -ENOMEM;
 	if (!held || !sub_k || !sub_of || !sub_order || !sub_out)
 		goto done;
-	if (aos_sched_hold_ahead(key, n, running, window, held) == 0) {
+	if (aos_sched_hold_ahead(k, n, running, window, held) == 0) {
 		rc = aos_sched_share_solve(dev, k, n, order, out);
 		goto done;
 	}

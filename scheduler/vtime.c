@@ -218,17 +218,18 @@ uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64
 	return n > remaining ? remaining : n;
 }
 
-size_t aos_sched_hold_ahead(const double *key, size_t n, const bool *running, double window, bool *held)
+size_t aos_sched_hold_ahead(const struct aos_sched_kernel *k, size_t n, const bool *running, double window,
+			    bool *held)
 {
 	double lowest = INFINITY;
 	for (size_t i = 0; i < n; i++)
-		if (key[i] < lowest)
-			lowest = key[i];
+		if (k[i].vtime < lowest)
+			lowest = k[i].vtime;
 	if (!(window >= 0))
 		window = 0;
 	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
-		held[i] = !(running && running[i]) && key[i] > lowest + window;
+		held[i] = !(running && running[i]) && k[i].vtime > lowest + window;
 		count += held[i];
 	}
 	return count;

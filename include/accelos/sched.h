@@ -231,29 +231,28 @@ int aos_sched_vt_get(const struct aos_sched_vt *vt, uint64_t id, double *vtime, 
 double aos_sched_vt_now(const struct aos_sched_vt *vt);
 
 /*
- * Neon's denial rule for time slicing: a kernel whose service key is more than
- * `window` above the lowest key among the n kernels is held back from the
- * next round. With the client's virtual time as key, every backlogged
- * client's service follows its weight over time (without the rule, a heavy
- * client on a device that holds fewer kernels than are active could never
- * take more than one kernel's place). Kernels with running[i] set are never
- * held: they occupy the device until their slice ends. Sets held[i]; returns
- * how many are held. `running` may be NULL; a negative or NaN window is 0.
+ * Neon's denial rule for time slicing: a kernel whose virtual time (vtime) is
+ * more than `window` above the lowest among the n kernels is held back from
+ * the next round, so every backlogged client's service follows its weight
+ * over time (without the rule, a heavy client on a device that holds fewer
+ * kernels than are active could never take more than one kernel's place).
+ * Kernels with running[i] set are never held: they occupy the device until
+ * their slice ends. Sets held[i]; returns how many are held. `running` may be
+ * NULL; a negative or NaN window is 0.
  */
-size_t aos_sched_hold_ahead(const double *key, size_t n, const bool *running, double window, bool *held);
+size_t aos_sched_hold_ahead(const struct aos_sched_kernel *k, size_t n, const bool *running, double window,
+			    bool *held);
 
 /*
- * A round of an elastic policy (scheduler/fair_round.c):
+ * A round of the fair policy (scheduler/fair_round.c):
  * aos_sched_share_solve() over the kernels aos_sched_hold_ahead() does not
- * hold back (key[i] per kernel, lower is served first); held kernels get
- * AOS_SCHED_WAIT (limit NONE). When every kernel left is short of virtual
+ * hold back; held kernels get AOS_SCHED_WAIT (limit NONE). When every kernel left is short of virtual
  * groups rather than of room, all n are solved instead, so the rule never
  * idles the device. Same arguments and errors as aos_sched_share_solve(),
  * plus -ENOMEM.
  */
 int aos_sched_fair_round(const struct aos_sched_device *dev, const struct aos_sched_kernel *k, size_t n,
-			 const size_t *order, const double *key, const bool *running, double window,
-			 struct aos_sched_share *out);
+			 const size_t *order, const bool *running, double window, struct aos_sched_share *out);
 
 #define AOS_SCHED_SLICE_MS_DEFAULT 4u
 

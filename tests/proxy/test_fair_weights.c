@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 
+#include "accelos/futex.h"
 #include "harness.h"
 
 static char config_path[64] = "/tmp/accelos-weights-conf-XXXXXX";
@@ -28,13 +28,6 @@ static uint32_t expect(size_t i)
     for (uint32_t r = 0; r < ROUNDS; r++)
         h = (h ^ (h >> 15)) * 2246822519u + r;
     return h;
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* One application named `name`: gets ready, waits for the go byte, runs one launch and reports
@@ -57,11 +50,11 @@ static int client(const char *name, int go_fd, int ready_fd, int result_fd)
     char c = 'r';
     if (write(ready_fd, &c, 1) != 1 || read(go_fd, &c, 1) != 1)
         return 3;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = aos_now_ns();
     size_t global = N, local = LOCAL;
     if (clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL) != CL_SUCCESS || clFinish(q) != CL_SUCCESS)
         return 3;
-    uint64_t took = now_ns() - t0;
+    uint64_t took = aos_now_ns() - t0;
     uint32_t *got = malloc(N * sizeof(uint32_t));
     if (clEnqueueReadBuffer(q, out, CL_TRUE, 0, N * sizeof(uint32_t), got, 0, NULL, NULL) != CL_SUCCESS)
         return 3;

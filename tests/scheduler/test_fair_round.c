@@ -21,17 +21,6 @@ static struct aos_sched_kernel kern(double vtime, double weight, uint64_t total)
 	return (struct aos_sched_kernel){ .wg_threads = 64, .total_groups = total, .weight = weight, .vtime = vtime };
 }
 
-/* A round keyed by virtual time, as the fair policy runs it. */
-static int round_by_vtime(const struct aos_sched_kernel *k, size_t n, const size_t *order, const bool *running,
-			  double window, struct aos_sched_share *out)
-{
-	double key[8];
-	ck_assert_uint_le(n, 8);
-	for (size_t i = 0; i < n; i++)
-		key[i] = k[i].vtime;
-	return aos_sched_fair_round(&cpu2, k, n, order, key, running, window, out);
-}
-
 START_TEST(hold_ahead_table)
 {
 	static const struct {
@@ -50,8 +39,11 @@ START_TEST(hold_ahead_table)
 		{ { 0, 1e9, 2 }, { 0, 0, 0 }, INFINITY, { 0, 0, 0 }, 0 },
 	};
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct aos_sched_kernel k[3];
+		for (int i = 0; i < 3; i++)
+			k[i] = kern(rows[r].vt[i], 1, 10);
 		bool held[3] = { true, true, true };
-		ck_assert_uint_eq(aos_sched_hold_ahead(rows[r].vt, 3, rows[r].running, rows[r].window, held), rows[r].count);
+		ck_assert_uint_eq(aos_sched_hold_ahead(k, 3, rows[r].running, rows[r].window, held), rows[r].count);
 		for (int i = 0; i < 3; i++)
 			ck_assert_msg(held[i] == rows[r].held[i], "row %zu kernel %d", r, i);
 	}
@@ -62,7 +54,7 @@ START_TEST(held_kernel_waits_and_the_rest_fill_the_device)
 {
 	struct aos_sched_kernel k[3] = { kern(0, 4, 100), kern(10, 1, 100), kern(11, 1, 100) };
 	struct aos_sched_share out[3];
-	ck_assert_int_eq(round_by_vtime(k, 3, NULL, NULL, 5, out), 0);
+	ck_assert_int_eq(aos_sched_fair_round(&cpu2, k, 3, NULL, NULL, 5, out), 0);
 	ck_assert_int_eq(out[0].status, AOS_SCHED_RUN);
 	ck_assert_uint_eq(out[0].groups, 2); /* alone on both cores */
 	for (int i = 1; i < 3; i++) {
@@ -71,7 +63,7 @@ START_TEST(held_kernel_waits_and_the_rest_fill_the_device)
 		ck_assert_int_eq(out[i].limit, AOS_SCHED_LIMIT_NONE);
 	}
 	/* Without the rule (or with a wide window) the solver gives one core each to the first two. */
-	ck_assert_int_eq(round_by_vtime(k, 3, NULL, NULL, 100, out), 0);
+	ck_assert_int_eq(aos_sched_fair_round(&cpu2, k, 3, NULL, NULL, 100, out), 0);
 	ck_assert_uint_eq(out[0].groups, 1);
 	ck_assert_uint_eq(out[1].groups, 1);
 	ck_assert_int_eq(out[2].status, AOS_SCHED_WAIT);
@@ -83,7 +75,7 @@ START_TEST(never_idles_the_device)
 	/* The one kernel not held has a single virtual group left: the others join after all. */
 	struct aos_sched_kernel k[3] = { kern(0, 4, 1), kern(10, 1, 100), kern(11, 1, 100) };
 	struct aos_sched_share out[3];
-	ck_assert_int_eq(round_by_vtime(k, 3, NULL, NULL, 5, out), 0);
+	ck_assert_int_eq(aos_sched_fair_round(&cpu2, k, 3, NULL, NULL, 5, out), 0);
 	ck_assert_int_eq(out[0].status, AOS_SCHED_RUN);
 	ck_assert_uint_eq(out[0].groups, 1);
 	ck_assert_int_eq(out[1].status, AOS_SCHED_RUN);
@@ -97,7 +89,7 @@ START_TEST(running_kernel_keeps_its_share)
 	struct aos_sched_kernel k[2] = { kern(0, 1, 100), kern(50, 1, 100) };
 	bool running[2] = { false, true };
 	struct aos_sched_share out[2];
-	ck_assert_int_eq(round_by_vtime(k, 2, NULL, running, 5, out), 0);
+	ck_assert_int_eq(aos_sched_fair_round(&cpu2, k, 2, NULL, running, 5, out), 0);
 	ck_assert_uint_eq(out[0].groups, 1);
 	ck_assert_uint_eq(out[1].groups, 1);
 }
@@ -108,11 +100,10 @@ START_TEST(bad_arguments)
 	struct aos_sched_kernel k[2] = { kern(0, 1, 100), kern(50, 1, 100) };
 	struct aos_sched_share out[2];
 	size_t bad_order[2] = { 0, 7 };
-	ck_assert_int_eq(round_by_vtime(k, 2, bad_order, NULL, 5, out), -EINVAL);
-	ck_assert_int_eq(aos_sched_fair_round(NULL, k, 2, NULL, (double[]){ 0, 50 }, NULL, 5, out), -EINVAL);
-	ck_assert_int_eq(aos_sched_fair_round(&cpu2, k, 2, NULL, NULL, NULL, 5, out), -EINVAL);
-	ck_assert_int_eq(aos_sched_fair_round(&cpu2, NULL, 2, NULL, (double[]){ 0, 50 }, NULL, 5, out), -EINVAL);
-	ck_assert_int_eq(round_by_vtime(k, 0, NULL, NULL, 5, out), 0);
+	ck_assert_int_eq(aos_sched_fair_round(&cpu2, k, 2, bad_order, NULL, 5, out), -EINVAL);
+	ck_assert_int_eq(aos_sched_fair_round(NULL, k, 2, NULL, NULL, 5, out), -EINVAL);
+	ck_assert_int_eq(aos_sched_fair_round(&cpu2, NULL, 2, NULL, NULL, 5, out), -EINVAL);
+	ck_assert_int_eq(aos_sched_fair_round(&cpu2, k, 0, NULL, NULL, 5, out), 0);
 }
 END_TEST
 
@@ -145,7 +136,7 @@ static double heavy_fraction(double window)
 					order[b] = t;
 				}
 		struct aos_sched_share out[3];
-		ck_assert_int_eq(round_by_vtime(k, 3, order, NULL, window, out), 0);
+		ck_assert_int_eq(aos_sched_fair_round(&cpu2, k, 3, order, NULL, window, out), 0);
 		for (uint64_t c = 0; c < 3; c++)
 			if (out[c].status == AOS_SCHED_RUN && out[c].groups) {
 				service[c] += (double)out[c].groups * (double)slice_ns;
