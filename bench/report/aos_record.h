@@ -1,8 +1,8 @@
 #ifndef AOS_RECORD_H
 #define AOS_RECORD_H
 /* One execution record: a JSON object per line, written by accelos-mix
- * (one per tenant per run) and, later, by the daemon's tracer (one per
- * kernel execution). The schema is documented in docs/bench.md; this is
+ * (one per tenant per run) and by the daemon's tracer (one per logical
+ * launch; aos_trace_mixes.h turns those into mixes). The schema is documented in docs/bench.md; this is
  * the single place that reads and writes it. Times are CLOCK_MONOTONIC
  * nanoseconds on the host. */
 #include <stddef.h>
@@ -25,6 +25,7 @@ struct aos_record {
 	double host_ns;              /* host-clock enqueue..completion span */
 	double prof_ns;              /* sum of profiled kernel START..END */
 	long execs;                  /* executions in this record (loop mode) */
+	int trace;                   /* a daemon trace record without iso_ns: see aos_trace_mixes.h */
 };
 
 struct aos_recordset {

@@ -2,6 +2,7 @@
 #include "aos_json.h"
 #include "aos_record.h"
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +35,26 @@ START_TEST(parses_a_daemon_trace_record)
 	ck_assert_int_eq(aos_record_parse(t, &r, err, sizeof(err)), 0);
 	ck_assert_int_eq(r.tenant, 4);
 	ck_assert_double_eq(r.arrival_ns, 5); /* defaults to start */
+	ck_assert_int_eq(r.trace, 0);         /* it carries its isolated time: taken as it is */
+}
+END_TEST
+
+START_TEST(a_trace_record_needs_no_mix_or_isolated_time)
+{
+	struct aos_record r;
+	char err[256];
+	const char *t = "{\"type\":\"trace\",\"config\":\"a\",\"client\":2,\"kernel\":\"k\","
+			"\"arrival_ns\":1,\"start_ns\":5,\"end_ns\":9}";
+	ck_assert_int_eq(aos_record_parse(t, &r, err, sizeof(err)), 0);
+	ck_assert_int_eq(r.trace, 1);
+	ck_assert_double_eq(r.iso_ns, 0);
+	/* The harness's records still need both. */
+	const char *e = "{\"config\":\"a\",\"tenant\":2,\"kernel\":\"k\",\"mix\":0,\"start_ns\":5,\"end_ns\":9}";
+	ck_assert_int_eq(aos_record_parse(e, &r, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "iso_ns"));
+	const char *m = "{\"config\":\"a\",\"tenant\":2,\"kernel\":\"k\",\"start_ns\":5,\"end_ns\":9,\"iso_ns\":1}";
+	ck_assert_int_eq(aos_record_parse(m, &r, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "mix"));
 }
 END_TEST
 
@@ -107,6 +128,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, parses_a_mix_record);
 	tcase_add_test(tc, parses_a_daemon_trace_record);
+	tcase_add_test(tc, a_trace_record_needs_no_mix_or_isolated_time);
 	tcase_add_test(tc, round_trips_through_the_writer);
 	tcase_add_test(tc, rejects_malformed_json);
 	tcase_add_test(tc, rejects_bad_fields);
