@@ -119,13 +119,13 @@ static int burst_by_start(const void *a, const void *b)
 
 /* Splits recs[0..n) into bursts (one client's launches, no idle gap of gap_ns or more) and the
  * bursts into busy periods (bursts whose intervals chain). Leaves recs sorted by (period,
- * arrival) and tenant = burst number. Returns the number of periods, or -ENOMEM. */
-static long split_periods(struct aos_record **recs, size_t n, double gap_ns, long *period)
+ * arrival) with mix = period and run = burst number. Returns the number of periods, or -ENOMEM. */
+static long split_periods(struct aos_record **recs, size_t n, double gap_ns)
 {
 	struct burst *bursts = calloc(n + 1, sizeof(*bursts));
 	struct burst **order = calloc(n + 1, sizeof(*order));
-	long *burst_of = calloc(n + 1, sizeof(*burst_of)), nb = 0, np = 0;
-	if (!bursts || !order || !burst_of) {
+	long nb = 0, np = 0;
+	if (!bursts || !order) {
 		np = -ENOMEM;
 		goto out;
 	}
@@ -138,7 +138,7 @@ static long split_periods(struct aos_record **recs, size_t n, double gap_ns, lon
 			b->end = end_of(recs[i]);
 		}
 		b->end = fmax(b->end, end_of(recs[i]));
-		burst_of[i] = nb - 1;
+		recs[i]->run = nb - 1;
 	}
 	for (long b = 0; b < nb; b++)
 		order[b] = &bursts[b];
@@ -150,19 +150,22 @@ static long split_periods(struct aos_record **recs, size_t n, double gap_ns, lon
 		order[b]->period = np - 1;
 		horizon = fmax(horizon, order[b]->end);
 	}
-	for (size_t i = 0; i < n; i++) {
-		period[i] = bursts[burst_of[i]].period;
-		recs[i]->mix = period[i]; /* sort keys, rewritten by the caller */
-		recs[i]->run = burst_of[i];
-	}
-	qsort(recs, n, sizeof(*recs), by_period_arrival);
 	for (size_t i = 0; i < n; i++)
-		period[i] = recs[i]->mix;
+		recs[i]->mix = bursts[recs[i]->run].period;
+	qsort(recs, n, sizeof(*recs), by_period_arrival);
 out:
 	free(bursts);
 	free(order);
-	free(burst_of);
 	return np;
+}
+
+/* End of the period that starts at recs[i]. */
+static size_t period_end(struct aos_record *const *recs, size_t n, size_t i)
+{
+	size_t j = i;
+	while (j < n && recs[j]->mix == recs[i]->mix)
+		j++;
+	return j;
 }
 
 static int by_long(const void *a, const void *b)
@@ -202,46 +205,39 @@ static int sample_alone(struct iso_table *t, struct aos_record *const *recs, siz
 	return 0;
 }
 
-/* One configuration's trace records: recs[0..n), sorted by arrival. drop[] marks what leaves the set. */
-static int derive_config(struct aos_record **recs, size_t n, double gap_ns, char *drop, FILE *notes,
+/* A derived trace record that leaves the set: an isolated run, or a mix that cannot be computed. */
+#define DROPPED (-1)
+
+/* One configuration's trace records, recs[0..n). Sets each one's mix, or DROPPED. */
+static int derive_config(struct aos_record **recs, size_t n, double gap_ns, FILE *notes,
 			 struct aos_trace_summary *sum)
 {
-	long *period = malloc((n + 1) * sizeof(*period));
 	struct iso_table iso = { 0 };
 	int rc = 0;
-	if (!period)
-		return -ENOMEM;
-	long nperiods = split_periods(recs, n, gap_ns, period);
+	long nperiods = split_periods(recs, n, gap_ns);
 	long alone = 0, mixes = 0, skipped = 0;
-	if (nperiods < 0) {
-		free(period);
+	if (nperiods < 0)
 		return (int)nperiods;
-	}
-	/* Pass 1: isolated samples. */
-	for (size_t i = 0; i < n && !rc;) {
-		size_t j = i;
-		while (j < n && period[j] == period[i])
-			j++;
+	/* Pass 1: isolated samples; every period is seen before any mix is set, since a kernel may
+	 * run alone only after the mix it is in. */
+	for (size_t i = 0, j; i < n && !rc; i = j) {
+		j = period_end(recs, n, i);
 		long clients = count_distinct(&recs[i], j - i, false);
-		if (clients < 0)
+		if (clients < 0) {
 			rc = -ENOMEM;
-		else if (clients == 1) {
+		} else if (clients == 1) {
 			alone++;
 			rc = sample_alone(&iso, &recs[i], j - i);
-			memset(&drop[i], 1, j - i);
+			for (size_t k = i; k < j; k++)
+				recs[k]->mix = DROPPED;
 		}
-		i = j;
 	}
 	iso_finish(&iso);
 	/* Pass 2: every shared period becomes a mix. */
-	for (size_t i = 0; i < n && !rc;) {
-		size_t j = i;
-		while (j < n && period[j] == period[i])
-			j++;
-		if (drop[i]) {
-			i = j;
+	for (size_t i = 0, j; i < n && !rc; i = j) {
+		j = period_end(recs, n, i);
+		if (recs[i]->mix == DROPPED)
 			continue;
-		}
 		long clients = count_distinct(&recs[i], j - i, false);
 		long tenants = count_distinct(&recs[i], j - i, true);
 		if (clients < 0 || tenants < 0) {
@@ -258,20 +254,18 @@ static int derive_config(struct aos_record **recs, size_t n, double gap_ns, char
 		}
 		if (missing) {
 			skipped++;
-			memset(&drop[i], 1, j - i);
 			if (notes)
 				fprintf(notes, "accelos-report: trace %s: a busy period of %ld clients skipped: kernel %s never ran alone\n",
 					recs[i]->config, clients, missing);
 		} else {
 			mixes++;
-			for (size_t k = i; k < j; k++) {
-				recs[k]->mix = mixes;
-				recs[k]->tenant = recs[k]->run; /* the burst: one request of its client */
-				recs[k]->run = 0;
-				recs[k]->tenants = tenants;
-			}
 		}
-		i = j;
+		for (size_t k = i; k < j; k++) {
+			recs[k]->mix = missing ? DROPPED : mixes;
+			recs[k]->tenant = recs[k]->run; /* the burst: one request of its client */
+			recs[k]->run = 0;
+			recs[k]->tenants = tenants;
+		}
 	}
 	if (notes && !rc)
 		fprintf(notes,
@@ -284,7 +278,6 @@ static int derive_config(struct aos_record **recs, size_t n, double gap_ns, char
 	sum->skipped += skipped;
 	sum->kernels_alone += (long)iso.n;
 	iso_free(&iso);
-	free(period);
 	return rc;
 }
 
@@ -295,10 +288,9 @@ int aos_trace_mixes(struct aos_recordset *set, double gap_ns, FILE *notes, struc
 		sum = &ignored;
 	memset(sum, 0, sizeof(*sum));
 	struct aos_record **recs = malloc((set->count + 1) * sizeof(*recs));
-	char *drop = calloc(set->count + 1, 1), *done = calloc(set->count + 1, 1);
-	char *drop_sorted = calloc(set->count + 1, 1);
+	char *done = calloc(set->count + 1, 1);
 	int rc = 0;
-	if (!recs || !drop || !done || !drop_sorted) {
+	if (!recs || !done) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -311,22 +303,17 @@ int aos_trace_mixes(struct aos_recordset *set, double gap_ns, FILE *notes, struc
 				recs[n++] = &set->items[i];
 				done[i] = 1;
 			}
-		memset(drop_sorted, 0, n);
-		rc = derive_config(recs, n, gap_ns, drop_sorted, notes, sum);
-		for (size_t k = 0; k < n; k++)
-			drop[recs[k] - set->items] = drop_sorted[k];
+		rc = derive_config(recs, n, gap_ns, notes, sum);
 	}
 	if (!rc) {
 		size_t kept = 0;
 		for (size_t i = 0; i < set->count; i++)
-			if (!drop[i])
+			if (!set->items[i].trace || set->items[i].mix != DROPPED)
 				set->items[kept++] = set->items[i];
 		set->count = kept;
 	}
 out:
 	free(recs);
-	free(drop);
 	free(done);
-	free(drop_sorted);
 	return rc;
 }
