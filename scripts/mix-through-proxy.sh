@@ -24,7 +24,9 @@ trap cleanup EXIT
 
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$build/pocl-cache}"
 policy="${ACCELOS_POLICY:-fair}"
-rm -f "$out/trace.jsonl" # the daemon appends; one run per file
+# Fresh records, plots, isolated times and trace each run: isolated times are measured against this
+# very daemon, the trace report below takes its own from those isolated runs, and the daemon appends.
+rm -rf "$out/mix.jsonl" "$out/plots" "$out/isolated.json" "$out/trace.jsonl"
 "$build/accelosd/accelosd" --socket "$socket" --policy "$policy" --trace "$out/trace.jsonl" -v \
   2>"$out/accelosd.log" &
 daemon_pid=$!
@@ -38,9 +40,6 @@ done
 # Applications find accelOS only through the loader's vendor file: nothing else is changed.
 export OCL_ICD_VENDORS="$build/vendors"
 export ACCELOS_SOCKET="$socket"
-# Fresh records, plots and isolated times each run: isolated times are measured against this very
-# daemon, and the trace report below takes its own from those isolated runs.
-rm -rf "$out/mix.jsonl" "$out/plots" "$out/isolated.json"
 tenant_args=()
 [[ -n $tenants ]] && tenant_args=(--tenants "$tenants")
 "$build/bench/accelos-mix" "${tenant_args[@]}" --platform accelOS --label "accelos-$policy" \
@@ -51,6 +50,6 @@ echo "client connections served: $(grep -c 'connected (pid' "$out/accelosd.log" 
 echo "--- fairness report (records: $out/mix.jsonl) ---"
 "$build/bench/accelos-report" --plot-dir "$out/plots" "$out/mix.jsonl"
 # The daemon's own view: one record per launch, mixes and isolated times derived from busy periods
-# (the tenants' warm-up runs overlap too, so they appear as a mix of their own).
+# (the tenants' warm-up runs may overlap too and then count as a mix of their own).
 echo "--- from the daemon's trace ($out/trace.jsonl) ---"
 "$build/bench/accelos-report" "$out/trace.jsonl"
