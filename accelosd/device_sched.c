@@ -56,7 +56,7 @@ struct run_queue {
 };
 
 struct estimate {
-    uintptr_t key;
+    uint64_t key; /* an elastic kernel serial; 0 = empty */
     double ns_per_vgroup_one;
 };
 
@@ -208,18 +208,18 @@ static void park_or_release(struct device_sched *d, cl_event ev)
     d->parked[d->n_parked++] = ev;
 }
 
-static struct estimate *estimate_slot(struct device_sched *d, uintptr_t key)
+static struct estimate *estimate_slot(struct device_sched *d, uint64_t key)
 {
-    return &d->estimates[(key >> 4) % ESTIMATES];
+    return &d->estimates[key % ESTIMATES];
 }
 
-static double estimate_get(struct device_sched *d, uintptr_t key)
+static double estimate_get(struct device_sched *d, uint64_t key)
 {
     struct estimate *e = estimate_slot(d, key);
     return e->key == key ? e->ns_per_vgroup_one : 0.0;
 }
 
-static void estimate_put(struct device_sched *d, uintptr_t key, double v)
+static void estimate_put(struct device_sched *d, uint64_t key, double v)
 {
     struct estimate *e = estimate_slot(d, key);
     e->key = key;
@@ -461,6 +461,26 @@ static void take_incoming(struct device_sched *d, struct aos_logical *l)
 
 /* ---- Watchdog ----------------------------------------------------------------------------- */
 
+/*
+ * How long l's running wave may take before one of its virtual groups counts as past the limit.
+ * Each physical group runs about vgroups/groups virtual groups (one more for the spread), each
+ * allowed the limit. When the kernel's time per virtual group is known, a wave that runs the
+ * limit past twice its expected length has a group that did: long waves of short groups then
+ * do not stretch the allowance to many limits.
+ */
+static uint64_t wave_allowance_ns(const struct aos_logical *l, uint64_t limit_ns)
+{
+    uint64_t per_group = (l->wave_vgroups + l->wave_groups - 1) / l->wave_groups + 1;
+    uint64_t allowance = limit_ns * per_group;
+    if (l->ns_per_vgroup_one > 0) {
+        double expected = l->ns_per_vgroup_one * (double)per_group;
+        double bounded = 2.0 * expected + (double)limit_ns;
+        if (bounded < (double)allowance)
+            allowance = (uint64_t)bounded;
+    }
+    return allowance;
+}
+
 static void watch(struct device_sched *d)
 {
     uint64_t limit_ns = (uint64_t)aos_daemon_config_get()->vgroup_timeout_ms * 1000000ull;
@@ -480,9 +500,7 @@ static void watch(struct device_sched *d)
         }
         if (!limit_ns || !l->wave_running_ns)
             continue;
-        /* Each physical group runs about vgroups/groups virtual groups; one more for the spread. */
-        uint64_t per_group = (l->wave_vgroups + l->wave_groups - 1) / l->wave_groups + 1;
-        if (now - l->wave_running_ns > limit_ns * per_group) {
+        if (now - l->wave_running_ns > wave_allowance_ns(l, limit_ns)) {
             aos_log(AOS_LOG_WARN, "sched",
                     "client %llu: %s: a virtual group ran past %u ms: launch aborted (its wave leaves the "
                     "device when its groups end)",

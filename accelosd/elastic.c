@@ -25,6 +25,8 @@
 #define NV_COMPUTE_CAPABILITY_MAJOR 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
 #define NV_COMPUTE_CAPABILITY_MINOR 0x4001
 
+static _Atomic uint64_t next_kernel_serial = 1; /* 0 means no kernel */
+
 struct twin_kernel_info {
     char *name;
     bool rewritten;
@@ -363,6 +365,7 @@ struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep
     ek->num_args = num_args;
     ek->runtime_args = ki->runtime_args;
     ek->regs_per_thread = ki->regs_per_thread;
+    ek->serial = atomic_fetch_add(&next_kernel_serial, 1);
     if (err == CL_SUCCESS)
         err = NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_NUM_ARGS, sizeof(twin_args), &twin_args, NULL);
     if (err != CL_SUCCESS || twin_args != num_args + ki->runtime_args || ki->runtime_args != 1 ||

@@ -30,6 +30,8 @@ struct aos_elastic_kernel {
     size_t compile_wg[3];    /* reqd_work_group_size, zeros when absent */
     uint32_t regs_per_thread; /* registers per work-item as the vendor reports them (NVIDIA:
                                * -cl-nv-verbose build log); 0 = unknown, registers do not bind */
+    uint64_t serial;          /* daemon-wide and never reused (a released kernel's address is):
+                               * keys what the scheduler remembers of this code; clones share it */
 };
 
 /*

@@ -198,7 +198,7 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     l->wg_threads = wg_threads;
     l->local_mem = local_mem;
     l->regs_per_thread = ek->regs_per_thread;
-    l->estimate_key = (uintptr_t)ek->kernel;
+    l->estimate_key = ek->serial;
     NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(l->kernel_name) - 1,
                                         l->kernel_name, NULL);
     cl_int err = CL_SUCCESS;
