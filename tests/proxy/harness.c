@@ -134,6 +134,30 @@ cl_program aos_test_build(cl_context ctx, const char *source, const char *option
     return p;
 }
 
+cl_mem aos_test_buffer(cl_context ctx, size_t size, const void *init)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, init ? CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE, size,
+                              (void *)init, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    return m;
+}
+
+cl_kernel aos_test_kernel(cl_program program, const char *name)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, name, &err);
+    ck_assert_msg(err == CL_SUCCESS, "clCreateKernel(%s): %d", name, err);
+    return k;
+}
+
+cl_int aos_test_event_status(cl_event ev)
+{
+    cl_int st = 1;
+    ck_assert_int_eq(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL), CL_SUCCESS);
+    return st;
+}
+
 int aos_test_run_suite(Suite *suite)
 {
     return aos_test_run_suite_with_args(suite, NULL);

@@ -33,6 +33,13 @@ void aos_test_context(cl_context *ctx, cl_command_queue *queue);
 /* Builds source for the first device; fails the test with the build log on error. */
 cl_program aos_test_build(cl_context ctx, const char *source, const char *options);
 
+/* A read-write buffer, filled from init when it is not NULL; fails the test on error. */
+cl_mem aos_test_buffer(cl_context ctx, size_t size, const void *init);
+/* The kernel `name` of a built program; fails the test on error. */
+cl_kernel aos_test_kernel(cl_program program, const char *name);
+/* CL_EVENT_COMMAND_EXECUTION_STATUS of ev. */
+cl_int aos_test_event_status(cl_event ev);
+
 /* A forged handle: memory that starts with the proxy's real dispatch table, as a hostile or buggy
  * application could build, but that ProxyCL never handed out. The ICD loader forwards calls on it
  * to the proxy, which must reject it. (All-zero garbage would crash inside the loader itself.) */

@@ -1,11 +1,10 @@
 /* Two applications running elastic kernels at the same time under the fair policy: each gets its
  * own correct results, and the daemon serves both elastically at once. */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
+#include "clients.h"
 #include "daemon_status.h"
 #include "harness.h"
 
@@ -29,10 +28,12 @@ static uint32_t reference(const uint32_t *in, uint32_t seed, size_t i)
     return h + (uint32_t)(N / LOCAL);
 }
 
-/* One application: says it is ready, and runs its first launch on the first go byte and the rest
- * on the second, checking every result. Returns the process exit code. */
-static int client(int go_fd, int ready_fd, uint32_t salt)
+/* One application: says it is ready, and runs its first launch on the first go and the rest on
+ * the second, checking every result. Returns the process exit code. */
+static int client(int index, void *arg)
 {
+    struct aos_test_gate *gate = arg;
+    uint32_t salt = 0x1000u * (uint32_t)(index + 1);
     cl_context ctx;
     cl_command_queue q;
     aos_test_context(&ctx, &q);
@@ -49,12 +50,11 @@ static int client(int go_fd, int ready_fd, uint32_t salt)
     clSetKernelArg(k, 0, sizeof(min), &min);
     clSetKernelArg(k, 1, sizeof(mout), &mout);
     clSetKernelArg(k, 3, LOCAL * sizeof(uint32_t), NULL);
-    char c = 'r';
-    if (write(ready_fd, &c, 1) != 1 || read(go_fd, &c, 1) != 1)
+    if (!aos_test_gate_sync(gate))
         return 3;
     int bad = 0;
     for (int round = 0; round < ROUNDS && !bad; round++) {
-        if (round == 1 && (write(ready_fd, &c, 1) != 1 || read(go_fd, &c, 1) != 1))
+        if (round == 1 && !aos_test_gate_sync(gate))
             return 3;
         uint32_t seed = salt + (uint32_t)round;
         size_t global = N, local = LOCAL;
@@ -76,29 +76,15 @@ static int client(int go_fd, int ready_fd, uint32_t salt)
 START_TEST(test_two_clients_at_once)
 {
     /* Nothing here touches OpenCL before the fork: each child is its own client. */
-    int go[2], ready[2];
-    ck_assert_int_eq(pipe(go), 0);
-    ck_assert_int_eq(pipe(ready), 0);
+    struct aos_test_gate gate;
+    aos_test_gate_open(&gate);
     pid_t kids[2];
-    for (int c = 0; c < 2; c++) {
-        kids[c] = fork();
-        ck_assert_int_ge(kids[c], 0);
-        if (kids[c] == 0) {
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            close(go[1]);
-            close(ready[0]);
-            _exit(client(go[0], ready[1], 0x1000u * (uint32_t)(c + 1)));
-        }
-    }
-    close(go[0]);
-    close(ready[1]);
-    char c;
-    for (int i = 0; i < 2; i++)
-        ck_assert_int_eq(read(ready[0], &c, 1), 1);
-    ck_assert_int_eq(write(go[1], "gg", 2), 2);
+    for (int c = 0; c < 2; c++)
+        kids[c] = aos_test_fork_client(client, c, &gate);
+    aos_test_gate_await_ready(&gate, 2);
+    aos_test_gate_go(&gate, 2);
     /* Both have run one launch and are still connected: the daemon serves both elastically. */
-    for (int i = 0; i < 2; i++)
-        ck_assert_int_eq(read(ready[0], &c, 1), 1);
+    aos_test_gate_await_ready(&gate, 2);
     long long kernels, launches;
     for (int i = 0; i < 2; i++) {
         aos_test_status_elastic(kids[i], &kernels, &launches);
@@ -106,12 +92,10 @@ START_TEST(test_two_clients_at_once)
         ck_assert_int_eq(launches, 1);
     }
     /* The remaining rounds of both run at the same time. */
-    ck_assert_int_eq(write(go[1], "gg", 2), 2);
+    aos_test_gate_go(&gate, 2);
     for (int i = 0; i < 2; i++) {
-        int status = 0;
-        ck_assert_int_eq(waitpid(kids[i], &status, 0), kids[i]);
-        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "client %d: status %d (1: wrong results, "
-                      "2: not elastic, 3/4: setup)", i, status);
+        int code = aos_test_reap(kids[i]);
+        ck_assert_msg(code == 0, "client %d: exit %d (1: wrong results, 2: not elastic, 3/4: setup)", i, code);
     }
 }
 END_TEST

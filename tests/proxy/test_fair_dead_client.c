@@ -4,28 +4,27 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 
 #include "accelos/futex.h"
+#include "clients.h"
 #include "harness.h"
+#include "spin_kernel.h"
 #include "trace_read.h"
 
 static char trace_path[64] = "/tmp/accelos-dead-trace-XXXXXX";
 
 static const char *src =
-    "kernel void doomed(global uint *out, uint rounds)\n"
-    "{ size_t i = get_global_id(0); uint h = (uint)i;\n"
-    "  for (uint r = 0; r < rounds; r++) h = (h ^ (h >> 15)) * 2246822519u + r;\n"
-    "  out[i] = h; }\n"
+    AOS_SPIN_KERNEL("doomed")
     "kernel void after(global uint *out) { out[get_global_id(0)] = (uint)get_global_id(0) * 3u + 1u; }\n";
 
 /* About ten seconds of work alone on a 2-core PoCL device, in 96 virtual groups. */
 enum { LOCAL = 16, GROUPS = 96, N = LOCAL * GROUPS, ROUNDS = 4000000 };
 
 /* Enqueues the long launch, says so, and waits to be killed. */
-static int doomed_client(int ready_fd)
+static int doomed_client(int index, void *arg)
 {
+    (void)index;
+    struct aos_test_gate *gate = arg;
     cl_context ctx;
     cl_command_queue q;
     aos_test_context(&ctx, &q);
@@ -39,8 +38,7 @@ static int doomed_client(int ready_fd)
         clSetKernelArg(k, 1, sizeof(rounds), &rounds) != CL_SUCCESS ||
         clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL) != CL_SUCCESS || clFlush(q) != CL_SUCCESS)
         return 3;
-    char c = 'r';
-    if (write(ready_fd, &c, 1) != 1)
+    if (!aos_test_gate_ready(gate))
         return 3;
     for (;;)
         pause();
@@ -48,21 +46,14 @@ static int doomed_client(int ready_fd)
 
 START_TEST(test_dead_clients_launch_stops_at_next_wave)
 {
-    int ready[2];
-    ck_assert_int_eq(pipe(ready), 0);
-    pid_t kid = fork(); /* before any OpenCL call here: the child is its own client */
-    ck_assert_int_ge(kid, 0);
-    if (kid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        _exit(doomed_client(ready[1]));
-    }
-    char c;
-    ck_assert_int_eq(read(ready[0], &c, 1), 1);
+    struct aos_test_gate gate;
+    aos_test_gate_open(&gate);
+    pid_t kid = aos_test_fork_client(doomed_client, 0, &gate); /* before any OpenCL call here */
+    aos_test_gate_await_ready(&gate, 1);
     usleep(300000); /* waves under way */
     uint64_t killed = aos_now_ns();
     ck_assert_int_eq(kill(kid, SIGKILL), 0);
-    int status = 0;
-    ck_assert_int_eq(waitpid(kid, &status, 0), kid);
+    ck_assert_int_eq(aos_test_reap(kid), 128 + SIGKILL);
 
     char line[2048];
     ck_assert_msg(trace_find(trace_path, "\"kernel\":\"doomed\"", line, sizeof(line)), "the launch never ended");

@@ -6,22 +6,7 @@
 
 #include "daemon_status.h"
 #include "harness.h"
-
-static cl_mem make_buffer(cl_context ctx, size_t size, const void *init)
-{
-    cl_int err;
-    cl_mem m = clCreateBuffer(ctx, init ? CL_MEM_COPY_HOST_PTR : 0, size, (void *)init, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    return m;
-}
-
-static cl_kernel make_kernel(cl_program p, const char *name)
-{
-    cl_int err;
-    cl_kernel k = clCreateKernel(p, name, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    return k;
-}
+#include "vadd_fixture.h"
 
 START_TEST(test_policy_reported)
 {
@@ -31,56 +16,26 @@ START_TEST(test_policy_reported)
 }
 END_TEST
 
-static const char *vadd_src =
-    "kernel void vadd(global const float *a, global const float *b, global float *c, uint n)\n"
-    "{ size_t i = get_global_id(0); if (i < n) c[i] = a[i] + b[i]; }\n";
-
 START_TEST(test_vector_add_is_elastic)
 {
-    cl_context ctx;
-    cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    enum { N = 100000 };
-    float *a = malloc(N * sizeof(float)), *b = malloc(N * sizeof(float)), *c = malloc(N * sizeof(float));
-    for (int i = 0; i < N; i++) {
-        a[i] = (float)i * 0.5f;
-        b[i] = 1000.0f - (float)i;
-    }
-    cl_mem ma = make_buffer(ctx, N * sizeof(float), a), mb = make_buffer(ctx, N * sizeof(float), b);
-    cl_mem mc = make_buffer(ctx, N * sizeof(float), NULL);
-    cl_program p = aos_test_build(ctx, vadd_src, NULL);
-    cl_kernel k = make_kernel(p, "vadd");
-    cl_uint n = N;
-    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(cl_mem), &ma), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(cl_mem), &mb), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 2, sizeof(cl_mem), &mc), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 3, sizeof(n), &n), CL_SUCCESS);
+    struct aos_test_vadd v;
+    aos_test_vadd_setup(&v, 100000);
     long long kernels0, launches0, kernels1, launches1;
     aos_test_status_elastic(getpid(), &kernels0, &launches0);
     ck_assert_int_eq(kernels0, 1);
     /* With a local size, and without one (the daemon picks it). */
-    size_t global = (N + 63) / 64 * 64, local = 64;
+    size_t global = (v.n + 63) / 64 * 64, local = 64;
     for (int run = 0; run < 2; run++) {
-        memset(c, 0, N * sizeof(float));
-        ck_assert_int_eq(clEnqueueWriteBuffer(q, mc, CL_FALSE, 0, N * sizeof(float), c, 0, NULL, NULL), CL_SUCCESS);
-        ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, run ? NULL : &local, 0, NULL, NULL),
+        memset(v.c, 0, v.n * sizeof(float));
+        ck_assert_int_eq(clEnqueueWriteBuffer(v.q, v.mc, CL_FALSE, 0, v.n * sizeof(float), v.c, 0, NULL, NULL),
                          CL_SUCCESS);
-        ck_assert_int_eq(clEnqueueReadBuffer(q, mc, CL_TRUE, 0, N * sizeof(float), c, 0, NULL, NULL), CL_SUCCESS);
-        for (int i = 0; i < N; i++)
-            ck_assert_float_eq(c[i], a[i] + b[i]);
+        ck_assert_int_eq(clEnqueueNDRangeKernel(v.q, v.k, 1, NULL, &global, run ? NULL : &local, 0, NULL, NULL),
+                         CL_SUCCESS);
+        aos_test_vadd_check(&v, v.mc);
     }
     aos_test_status_elastic(getpid(), &kernels1, &launches1);
     ck_assert_int_eq(launches1 - launches0, 2);
-    free(a);
-    free(b);
-    free(c);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseMemObject(ma);
-    clReleaseMemObject(mb);
-    clReleaseMemObject(mc);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    aos_test_vadd_teardown(&v);
 }
 END_TEST
 
@@ -103,12 +58,12 @@ START_TEST(test_local_memory_and_barrier)
     cl_command_queue q;
     aos_test_context(&ctx, &q);
     cl_program p = aos_test_build(ctx, local_src, NULL);
-    cl_kernel k = make_kernel(p, "wgsum"), rev = make_kernel(p, "reverse");
+    cl_kernel k = aos_test_kernel(p, "wgsum"), rev = aos_test_kernel(p, "reverse");
     enum { N = 8192 };
     int *in = malloc(N * sizeof(int)), *out = malloc(N * sizeof(int));
     for (int i = 0; i < N; i++)
         in[i] = (i * 7919) % 1013 - 500;
-    cl_mem min = make_buffer(ctx, N * sizeof(int), in), mout = make_buffer(ctx, N * sizeof(int), NULL);
+    cl_mem min = aos_test_buffer(ctx, N * sizeof(int), in), mout = aos_test_buffer(ctx, N * sizeof(int), NULL);
     long long kernels, launches0, launches1;
     aos_test_status_elastic(getpid(), &kernels, &launches0);
     ck_assert_int_eq(kernels, 2);
@@ -183,11 +138,11 @@ START_TEST(test_grid_builtins_2d_offset)
     cl_command_queue q;
     aos_test_context(&ctx, &q);
     cl_program p = aos_test_build(ctx, grid_src, NULL);
-    cl_kernel k = make_kernel(p, "grid");
+    cl_kernel k = aos_test_kernel(p, "grid");
     size_t global[2] = {48, 20}, local[2] = {8, 4}, offset[2] = {5, 3};
     size_t bytes = global[0] * global[1] * 12 * sizeof(cl_uint);
     cl_uint *out = malloc(bytes), width = (cl_uint)global[0];
-    cl_mem m = make_buffer(ctx, bytes, NULL);
+    cl_mem m = aos_test_buffer(ctx, bytes, NULL);
     ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
     ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(width), &width), CL_SUCCESS);
     long long kernels, launches0, launches1;
@@ -221,7 +176,7 @@ START_TEST(test_application_sees_its_program)
     const char *src = "kernel void first(global int *x, int v) { x[get_global_id(0)] = v; }\n"
                       "kernel void second(global int *x, local int *t, global int *y) { t[0] = 1; x[0] = t[0]; }\n";
     cl_program p = aos_test_build(ctx, src, "-DUNUSED=1");
-    cl_kernel k = make_kernel(p, "first");
+    cl_kernel k = aos_test_kernel(p, "first");
     cl_uint nargs = 0;
     ck_assert_int_eq(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL), CL_SUCCESS);
     ck_assert_uint_eq(nargs, 2);
@@ -229,9 +184,9 @@ START_TEST(test_application_sees_its_program)
     ck_assert_int_eq(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_NAME, sizeof(name), name, NULL), CL_SUCCESS);
     ck_assert_str_eq(name, "v");
     ck_assert_int_eq(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_NAME, sizeof(name), name, NULL), CL_INVALID_ARG_INDEX);
-    cl_mem m = make_buffer(ctx, 64 * sizeof(int), NULL);
+    cl_mem m = aos_test_buffer(ctx, 64 * sizeof(int), NULL);
     ck_assert_int_eq(clSetKernelArg(k, 2, sizeof(m), &m), CL_INVALID_ARG_INDEX);
-    cl_kernel k2 = make_kernel(p, "second");
+    cl_kernel k2 = aos_test_kernel(p, "second");
     ck_assert_int_eq(clGetKernelInfo(k2, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL), CL_SUCCESS);
     ck_assert_uint_eq(nargs, 3);
     size_t wg = 0;
@@ -262,7 +217,7 @@ START_TEST(test_application_sees_its_program)
     cl_program pb = clCreateProgramWithBinary(ctx, 1, &d, &size, &cbin, &st, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
     ck_assert_int_eq(clBuildProgram(pb, 1, &d, NULL, NULL, NULL), CL_SUCCESS);
-    cl_kernel kb = make_kernel(pb, "first");
+    cl_kernel kb = aos_test_kernel(pb, "first");
     ck_assert_int_eq(clGetKernelInfo(kb, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL), CL_SUCCESS);
     ck_assert_uint_eq(nargs, 2);
     long long kernels, launches0, launches1;
@@ -320,24 +275,11 @@ END_TEST
 
 START_TEST(test_profiling_reports_the_kernel)
 {
-    cl_context ctx;
-    cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, vadd_src, NULL);
-    cl_kernel k = make_kernel(p, "vadd");
-    enum { N = 1 << 16 };
-    cl_mem ma = make_buffer(ctx, N * sizeof(float), NULL), mc = make_buffer(ctx, N * sizeof(float), NULL);
-    float zero = 0.0f;
-    ck_assert_int_eq(clEnqueueFillBuffer(q, ma, &zero, sizeof(zero), 0, N * sizeof(float), 0, NULL, NULL),
-                     CL_SUCCESS);
-    cl_uint n = N;
-    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(ma), &ma), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(ma), &ma), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 2, sizeof(mc), &mc), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 3, sizeof(n), &n), CL_SUCCESS);
-    size_t global = N, local = 128;
+    struct aos_test_vadd v;
+    aos_test_vadd_setup(&v, 1 << 16);
+    size_t global = v.n, local = 128;
     cl_event ev;
-    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueNDRangeKernel(v.q, v.k, 1, NULL, &global, &local, 0, NULL, &ev), CL_SUCCESS);
     ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
     cl_ulong queued = 0, submit = 0, start = 0, end = 0;
     ck_assert_int_eq(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_QUEUED, sizeof(queued), &queued, NULL),
@@ -355,12 +297,8 @@ START_TEST(test_profiling_reports_the_kernel)
     ck_assert_int_eq(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL), CL_SUCCESS);
     ck_assert_uint_eq(type, CL_COMMAND_NDRANGE_KERNEL);
     clReleaseEvent(ev);
-    clReleaseMemObject(ma);
-    clReleaseMemObject(mc);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    aos_test_vadd_check(&v, v.mc);
+    aos_test_vadd_teardown(&v);
 }
 END_TEST
 

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "harness.h"
+#include "spin_kernel.h"
 #include "trace_read.h"
 
 static char trace_path[64] = "/tmp/accelos-limit-trace-XXXXXX";
@@ -12,17 +13,14 @@ static char config_path[64] = "/tmp/accelos-limit-conf-XXXXXX";
 
 static const char *src = "kernel void flood(global uint *out, uint salt)\n"
                          "{ size_t i = get_global_id(0); uint h = (uint)i ^ salt;\n"
-                         "  for (uint r = 0; r < 3000u; r++) h = (h ^ (h >> 15)) * 2246822519u + r;\n"
+                         "  for (uint r = 0; r < 3000u; r++) " AOS_SPIN_STEP "\n"
                          "  out[i] = h; }\n";
 
 enum { LIMIT = 2, QUEUES = 4, PER_QUEUE = 3, LAUNCHES = QUEUES * PER_QUEUE, N = 4096 };
 
 static uint32_t expect(size_t i, uint32_t salt)
 {
-    uint32_t h = (uint32_t)i ^ salt;
-    for (uint32_t r = 0; r < 3000u; r++)
-        h = (h ^ (h >> 15)) * 2246822519u + r;
-    return h;
+    return aos_spin_expect((uint32_t)i ^ salt, 3000u);
 }
 
 /* Counts trace lines of kernel `flood` into admitted/ended (host times); returns how many. */

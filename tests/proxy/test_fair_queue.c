@@ -13,29 +13,6 @@ static const char *src =
 
 enum { N = 4096 };
 
-static cl_mem make_buffer(cl_context ctx, size_t size)
-{
-    cl_int err;
-    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size, NULL, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    return m;
-}
-
-static cl_kernel make_kernel(cl_program p, const char *name)
-{
-    cl_int err;
-    cl_kernel k = clCreateKernel(p, name, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    return k;
-}
-
-static cl_int event_status(cl_event ev)
-{
-    cl_int st = 1;
-    ck_assert_int_eq(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL), CL_SUCCESS);
-    return st;
-}
-
 static void sleep_ms(long ms)
 {
     struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
@@ -54,8 +31,8 @@ START_TEST(test_user_event_gates_elastic_launch)
     cl_command_queue q;
     aos_test_context(&ctx, &q);
     cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = make_kernel(p, "fill");
-    cl_mem m = make_buffer(ctx, N * sizeof(int));
+    cl_kernel k = aos_test_kernel(p, "fill");
+    cl_mem m = aos_test_buffer(ctx, N * sizeof(int), NULL);
     int v = 1000;
     ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
     ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(v), &v), CL_SUCCESS);
@@ -70,12 +47,12 @@ START_TEST(test_user_event_gates_elastic_launch)
     ck_assert_int_eq(clSetEventCallback(ev, CL_COMPLETE, on_complete, (void *)&called), CL_SUCCESS);
     ck_assert_int_eq(clFlush(q), CL_SUCCESS);
     sleep_ms(100);
-    ck_assert_int_gt(event_status(ev), CL_COMPLETE);
-    ck_assert_int_gt(event_status(marker), CL_COMPLETE);
+    ck_assert_int_gt(aos_test_event_status(ev), CL_COMPLETE);
+    ck_assert_int_gt(aos_test_event_status(marker), CL_COMPLETE);
     ck_assert_int_eq(called, 0);
     ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
     ck_assert_int_eq(clWaitForEvents(1, &marker), CL_SUCCESS);
-    ck_assert_int_eq(event_status(ev), CL_COMPLETE);
+    ck_assert_int_eq(aos_test_event_status(ev), CL_COMPLETE);
     for (int i = 0; i < 500 && !called; i++)
         sleep_ms(2);
     ck_assert_int_eq(called, 1);
@@ -90,7 +67,7 @@ START_TEST(test_user_event_gates_elastic_launch)
     ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 1, &bad, &ev2), CL_SUCCESS);
     ck_assert_int_eq(clSetUserEventStatus(bad, -1), CL_SUCCESS);
     clWaitForEvents(1, &ev2);
-    ck_assert_int_lt(event_status(ev2), 0);
+    ck_assert_int_lt(aos_test_event_status(ev2), 0);
 
     long long kernels, launches;
     aos_test_status_elastic(getpid(), &kernels, &launches);
@@ -118,8 +95,8 @@ START_TEST(test_out_of_order_queue_dependencies)
     cl_command_queue q = clCreateCommandQueue(ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
     cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel fill = make_kernel(p, "fill"), twice = make_kernel(p, "twice");
-    cl_mem x = make_buffer(ctx, N * sizeof(int)), y = make_buffer(ctx, N * sizeof(int));
+    cl_kernel fill = aos_test_kernel(p, "fill"), twice = aos_test_kernel(p, "twice");
+    cl_mem x = aos_test_buffer(ctx, N * sizeof(int), NULL), y = aos_test_buffer(ctx, N * sizeof(int), NULL);
     int *out = malloc(N * sizeof(int));
     ck_assert_int_eq(clSetKernelArg(fill, 0, sizeof(x), &x), CL_SUCCESS);
     ck_assert_int_eq(clSetKernelArg(twice, 0, sizeof(x), &x), CL_SUCCESS);
@@ -168,8 +145,8 @@ START_TEST(test_back_to_back_launches_and_task)
     cl_command_queue q;
     aos_test_context(&ctx, &q);
     cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel fill = make_kernel(p, "fill");
-    cl_mem x = make_buffer(ctx, N * sizeof(int));
+    cl_kernel fill = aos_test_kernel(p, "fill");
+    cl_mem x = aos_test_buffer(ctx, N * sizeof(int), NULL);
     ck_assert_int_eq(clSetKernelArg(fill, 0, sizeof(x), &x), CL_SUCCESS);
     size_t global = N, local = 16;
     /* Many launches in flight at once on one queue, each with its own record. */

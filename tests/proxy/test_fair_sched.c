@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "harness.h"
+#include "spin_kernel.h"
 #include "trace_read.h"
 
 static char trace_path[64] = "/tmp/accelos-sched-trace-XXXXXX";
@@ -15,20 +16,12 @@ static char config_path[64] = "/tmp/accelos-sched-conf-XXXXXX";
     "kernel void " name "(global uint *out, uint rounds, uint slow_group, uint slow_rounds)\n"     \
     "{ size_t i = get_global_id(0); uint h = (uint)i;\n"                                            \
     "  uint n = get_group_id(0) == slow_group ? slow_rounds : rounds;\n"                            \
-    "  for (uint r = 0; r < n; r++) h = (h ^ (h >> 15)) * 2246822519u + r;\n"                       \
+    "  for (uint r = 0; r < n; r++) " AOS_SPIN_STEP "\n"                                             \
     "  out[i] = h; }\n"
 static const char *src = SPIN("spin_a") SPIN("spin_b") SPIN("rot_0") SPIN("rot_1") SPIN("rot_2") SPIN("rot_3")
     SPIN("keep_args") SPIN("runaway") SPIN("bystander");
 
 enum { LOCAL = 16, GROUPS = 96, N = LOCAL * GROUPS, ROUNDS = 40000 };
-
-static uint32_t expect(size_t i, uint32_t rounds)
-{
-    uint32_t h = (uint32_t)i;
-    for (uint32_t r = 0; r < rounds; r++)
-        h = (h ^ (h >> 15)) * 2246822519u + r;
-    return h;
-}
 
 static cl_uint compute_units(void)
 {
@@ -79,7 +72,8 @@ static void check_out(cl_command_queue q, cl_mem out, uint32_t rounds)
     uint32_t *got = malloc(N * sizeof(uint32_t));
     ck_assert_int_eq(clEnqueueReadBuffer(q, out, CL_TRUE, 0, N * sizeof(uint32_t), got, 0, NULL, NULL), CL_SUCCESS);
     for (size_t i = 0; i < N; i++)
-        ck_assert_msg(got[i] == expect(i, rounds), "item %zu: %u != %u", i, got[i], expect(i, rounds));
+        ck_assert_msg(got[i] == aos_spin_expect((uint32_t)i, rounds), "item %zu: %u != %u", i, got[i],
+                      aos_spin_expect((uint32_t)i, rounds));
     free(got);
 }
 

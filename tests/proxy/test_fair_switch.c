@@ -2,9 +2,9 @@
  * an unknown policy stops the daemon before it serves anyone. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "daemon_status.h"
+#include "clients.h"
 #include "harness.h"
 
 START_TEST(test_fifo_runs_natively)
@@ -42,17 +42,8 @@ END_TEST
 
 START_TEST(test_unknown_policy_is_refused)
 {
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        const char *bin = getenv("ACCELOS_DAEMON_BIN");
-        execl(bin, bin, "--socket", "/nonexistent/accelos-never.sock", "--policy", "lottery", (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    ck_assert(WIFEXITED(status));
-    ck_assert_int_eq(WEXITSTATUS(status), 2);
+    static const char *const args[] = {"--socket", "/nonexistent/accelos-never.sock", "--policy", "lottery", NULL};
+    ck_assert_int_eq(aos_test_daemon_exit_code(args), 2);
 }
 END_TEST
 

@@ -1,40 +1,37 @@
 /* Client weights from the configuration (weight.<name>): three applications start the same
  * elastic launch at once on a device that holds fewer of them than that, so they are time-sliced;
  * the one configured with weight 4 must finish well ahead of the two that weigh 1. */
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
 #include "accelos/futex.h"
+#include "clients.h"
 #include "harness.h"
+#include "spin_kernel.h"
 
 static char config_path[64] = "/tmp/accelos-weights-conf-XXXXXX";
 
-static const char *src =
-    "kernel void churn(global uint *out, uint rounds)\n"
-    "{ size_t i = get_global_id(0); uint h = (uint)i;\n"
-    "  for (uint r = 0; r < rounds; r++) h = (h ^ (h >> 15)) * 2246822519u + r;\n"
-    "  out[i] = h; }\n";
+static const char *src = AOS_SPIN_KERNEL("churn");
 
 /* About half a second of work alone on a 2-core PoCL device: hundreds of slices per launch. */
 enum { LOCAL = 16, GROUPS = 96, N = LOCAL * GROUPS, ROUNDS = 400000, CLIENTS = 3 };
 
-static uint32_t expect(size_t i)
-{
-    uint32_t h = (uint32_t)i;
-    for (uint32_t r = 0; r < ROUNDS; r++)
-        h = (h ^ (h >> 15)) * 2246822519u + r;
-    return h;
-}
+static const char *const names[CLIENTS] = {"aos_heavy", "aos_light_a", "aos_light_b"};
 
-/* One application named `name`: gets ready, waits for the go byte, runs one launch and reports
- * how long it took. Exit codes: 0 ok, 1 wrong results, 3 setup failed. */
-static int client(const char *name, int go_fd, int ready_fd, int result_fd)
+struct clients {
+    struct aos_test_gate gate;
+    int result[CLIENTS][2]; /* each client's launch time in ns */
+};
+
+/* Application `index`, named names[index]: gets ready, waits for the go, runs one launch and
+ * reports how long it took. Exit codes: 0 ok, 1 wrong results, 3 setup failed. */
+static int client(int index, void *arg)
 {
-    prctl(PR_SET_NAME, name); /* what weight.<name> matches, read by the daemon at launch */
+    struct clients *all = arg;
+    prctl(PR_SET_NAME, names[index]); /* what weight.<name> matches, read by the daemon at launch */
     cl_context ctx;
     cl_command_queue q;
     aos_test_context(&ctx, &q);
@@ -47,8 +44,7 @@ static int client(const char *name, int go_fd, int ready_fd, int result_fd)
     cl_uint rounds = ROUNDS;
     clSetKernelArg(k, 0, sizeof(out), &out);
     clSetKernelArg(k, 1, sizeof(rounds), &rounds);
-    char c = 'r';
-    if (write(ready_fd, &c, 1) != 1 || read(go_fd, &c, 1) != 1)
+    if (!aos_test_gate_sync(&all->gate))
         return 3;
     uint64_t t0 = aos_now_ns();
     size_t global = N, local = LOCAL;
@@ -60,43 +56,32 @@ static int client(const char *name, int go_fd, int ready_fd, int result_fd)
         return 3;
     int bad = 0;
     for (size_t i = 0; i < N; i += 97) /* a spread sample: the full check costs seconds of host time */
-        bad |= got[i] != expect(i);
-    bad |= got[N - 1] != expect(N - 1);
-    if (write(result_fd, &took, sizeof(took)) != (ssize_t)sizeof(took))
+        bad |= got[i] != aos_spin_expect((uint32_t)i, ROUNDS);
+    bad |= got[N - 1] != aos_spin_expect(N - 1, ROUNDS);
+    if (write(all->result[index][1], &took, sizeof(took)) != (ssize_t)sizeof(took))
         return 3;
     return bad;
 }
 
 START_TEST(test_heavier_client_finishes_first)
 {
-    static const char *const names[CLIENTS] = {"aos_heavy", "aos_light_a", "aos_light_b"};
-    int go[2], ready[2], result[CLIENTS][2];
-    ck_assert_int_eq(pipe(go), 0);
-    ck_assert_int_eq(pipe(ready), 0);
+    struct clients all;
+    aos_test_gate_open(&all.gate);
     pid_t kids[CLIENTS];
     for (int c = 0; c < CLIENTS; c++) {
-        ck_assert_int_eq(pipe(result[c]), 0);
-        kids[c] = fork();
-        ck_assert_int_ge(kids[c], 0);
-        if (kids[c] == 0) {
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            _exit(client(names[c], go[0], ready[1], result[c][1]));
-        }
-        close(result[c][1]);
+        ck_assert_int_eq(pipe(all.result[c]), 0);
+        kids[c] = aos_test_fork_client(client, c, &all);
+        close(all.result[c][1]);
     }
-    char c;
-    for (int i = 0; i < CLIENTS; i++)
-        ck_assert_int_eq(read(ready[0], &c, 1), 1);
-    ck_assert_int_eq(write(go[1], "ggg", CLIENTS), CLIENTS);
+    aos_test_gate_await_ready(&all.gate, CLIENTS);
+    aos_test_gate_go(&all.gate, CLIENTS);
     double took[CLIENTS];
     for (int i = 0; i < CLIENTS; i++) {
         uint64_t ns = 0;
-        ck_assert_int_eq(read(result[i][0], &ns, sizeof(ns)), (ssize_t)sizeof(ns));
+        ck_assert_int_eq(read(all.result[i][0], &ns, sizeof(ns)), (ssize_t)sizeof(ns));
         took[i] = (double)ns / 1e9;
-        int status = 0;
-        ck_assert_int_eq(waitpid(kids[i], &status, 0), kids[i]);
-        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d (1: wrong results, 3: setup)",
-                      names[i], status);
+        int code = aos_test_reap(kids[i]);
+        ck_assert_msg(code == 0, "%s: exit %d (1: wrong results, 3: setup)", names[i], code);
     }
     /* Weight 4 against 1 and 1: the heavy client gets about 4/6 of the device until it is done,
      * so it finishes near 1.5 units of work while the light ones need about 3. With equal weights

@@ -4,78 +4,34 @@
 #include <string.h>
 
 #include "harness.h"
-
-static const char *vadd_src =
-    "kernel void vadd(global const float *a, global const float *b, global float *c, uint n)\n"
-    "{ size_t i = get_global_id(0); if (i < n) c[i] = a[i] + b[i]; }\n";
-
-static cl_mem make_buffer(cl_context ctx, size_t size, const void *init)
-{
-    cl_int err;
-    cl_mem m = clCreateBuffer(ctx, init ? CL_MEM_COPY_HOST_PTR : 0, size, (void *)init, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    return m;
-}
+#include "vadd_fixture.h"
 
 START_TEST(test_vector_add)
 {
-    cl_context ctx;
-    cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    enum { N = 100000 };
-    float *a = malloc(N * sizeof(float)), *b = malloc(N * sizeof(float)), *c = malloc(N * sizeof(float));
-    for (int i = 0; i < N; i++) {
-        a[i] = (float)i * 0.5f;
-        b[i] = 1000.0f - (float)i;
-    }
-    cl_mem ma = make_buffer(ctx, N * sizeof(float), a), mb = make_buffer(ctx, N * sizeof(float), b);
-    cl_mem mc = make_buffer(ctx, N * sizeof(float), NULL);
-    cl_program p = aos_test_build(ctx, vadd_src, NULL);
-    cl_int err;
-    cl_kernel k = clCreateKernel(p, "vadd", &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    cl_uint n = N;
-    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(cl_mem), &ma), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(cl_mem), &mb), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 2, sizeof(cl_mem), &mc), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 3, sizeof(n), &n), CL_SUCCESS);
-    size_t global = (N + 63) / 64 * 64, local = 64;
+    struct aos_test_vadd v;
+    aos_test_vadd_setup(&v, 100000);
+    size_t global = (v.n + 63) / 64 * 64, local = 64;
     cl_event ev = NULL;
-    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueNDRangeKernel(v.q, v.k, 1, NULL, &global, &local, 0, NULL, &ev), CL_SUCCESS);
     ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
-    cl_int st = 1;
-    ck_assert_int_eq(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL), CL_SUCCESS);
-    ck_assert_int_eq(st, CL_COMPLETE);
+    ck_assert_int_eq(aos_test_event_status(ev), CL_COMPLETE);
     cl_command_type type = 0;
     ck_assert_int_eq(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL), CL_SUCCESS);
     ck_assert_uint_eq(type, CL_COMMAND_NDRANGE_KERNEL);
     clReleaseEvent(ev);
-    ck_assert_int_eq(clEnqueueReadBuffer(q, mc, CL_TRUE, 0, N * sizeof(float), c, 0, NULL, NULL), CL_SUCCESS);
-    for (int i = 0; i < N; i++)
-        ck_assert_float_eq(c[i], a[i] + b[i]);
+    aos_test_vadd_check(&v, v.mc);
 
-    /* Change one argument only: the others persist in the daemon. Swap output to a. */
-    ck_assert_int_eq(clSetKernelArg(k, 2, sizeof(cl_mem), &ma), CL_SUCCESS);
-    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
-    ck_assert_int_eq(clEnqueueReadBuffer(q, ma, CL_TRUE, 0, N * sizeof(float), c, 0, NULL, NULL), CL_SUCCESS);
-    for (int i = 0; i < N; i++)
-        ck_assert_float_eq(c[i], a[i] + b[i]);
-    /* Next launch: a = a + b again. */
-    ck_assert_int_eq(clEnqueueTask(q, k, 0, NULL, NULL), CL_SUCCESS); /* only item 0 */
-    ck_assert_int_eq(clEnqueueReadBuffer(q, ma, CL_TRUE, 0, 2 * sizeof(float), c, 0, NULL, NULL), CL_SUCCESS);
-    ck_assert_float_eq(c[0], a[0] + 2 * b[0]);
-    ck_assert_float_eq(c[1], a[1] + b[1]);
-
-    free(a);
-    free(b);
-    free(c);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseMemObject(ma);
-    clReleaseMemObject(mb);
-    clReleaseMemObject(mc);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    /* Change one argument only: the others persist in the daemon. Output to a: a = a + b. */
+    ck_assert_int_eq(clSetKernelArg(v.k, 2, sizeof(cl_mem), &v.ma), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueNDRangeKernel(v.q, v.k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    aos_test_vadd_check(&v, v.ma);
+    /* Next launch on item 0 only: a[0] gains b[0] once more. */
+    float got[2];
+    ck_assert_int_eq(clEnqueueTask(v.q, v.k, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueReadBuffer(v.q, v.ma, CL_TRUE, 0, sizeof(got), got, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_float_eq(got[0], v.a[0] + 2 * v.b[0]);
+    ck_assert_float_eq(got[1], v.a[1] + v.b[1]);
+    aos_test_vadd_teardown(&v);
 }
 END_TEST
 
@@ -162,7 +118,7 @@ START_TEST(test_kernel_info)
 
     /* The required work-group size is enforced on the client. */
     float coefv = 2.0f;
-    cl_mem out = make_buffer(ctx, 8 * sizeof(float), NULL), coef = make_buffer(ctx, sizeof(float), &coefv);
+    cl_mem out = aos_test_buffer(ctx, 8 * sizeof(float), NULL), coef = aos_test_buffer(ctx, sizeof(float), &coefv);
     int count = 21;
     ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(out), &out), CL_SUCCESS);
     ck_assert_int_eq(clSetKernelArg(k, 1, 4 * sizeof(int), NULL), CL_SUCCESS);
@@ -195,7 +151,7 @@ START_TEST(test_set_arg_errors)
     cl_int err;
     cl_kernel k = clCreateKernel(p, "fixed", &err);
     ck_assert_int_eq(err, CL_SUCCESS);
-    cl_mem buf = make_buffer(ctx, 64, NULL);
+    cl_mem buf = aos_test_buffer(ctx, 64, NULL);
     int v = 1;
     void *garbage = aos_test_forged_handle();
     cl_mem bogus = (cl_mem)garbage;
@@ -276,7 +232,7 @@ START_TEST(test_local_memory_reduction)
     int *in = malloc(N * sizeof(int));
     for (int i = 0; i < N; i++)
         in[i] = i % 97;
-    cl_mem min = make_buffer(ctx, N * sizeof(int), in), mout = make_buffer(ctx, N * sizeof(int), NULL);
+    cl_mem min = aos_test_buffer(ctx, N * sizeof(int), in), mout = aos_test_buffer(ctx, N * sizeof(int), NULL);
     ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(min), &min), CL_SUCCESS);
     ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(mout), &mout), CL_SUCCESS);
     /* Several work-group sizes, each with a matching local allocation. */
@@ -338,7 +294,7 @@ START_TEST(test_many_args_and_kernels)
     ck_assert_int_eq(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL), CL_SUCCESS);
     ck_assert_uint_eq(nargs, 18);
     int kv[2] = {5, 9};
-    cl_mem out = make_buffer(ctx, 16 * sizeof(float), NULL), kbuf = make_buffer(ctx, sizeof(kv), kv);
+    cl_mem out = aos_test_buffer(ctx, 16 * sizeof(float), NULL), kbuf = aos_test_buffer(ctx, sizeof(kv), kv);
     cl_char c = -3;
     cl_uchar uc = 200;
     cl_short s = -1234;
@@ -426,7 +382,7 @@ START_TEST(test_many_args_and_kernels)
     ck_assert_int_eq(clCreateKernelsInProgram(mp, 2, ks, NULL), CL_INVALID_VALUE);
     ck_assert_int_eq(clCreateKernelsInProgram(mp, 4, ks, &nk), CL_SUCCESS);
     int zeros[4] = {0};
-    cl_mem xb = make_buffer(ctx, sizeof(zeros), zeros);
+    cl_mem xb = aos_test_buffer(ctx, sizeof(zeros), zeros);
     for (int j = 0; j < 4; j++) {
         ck_assert_int_eq(clSetKernelArg(ks[j], 0, sizeof(xb), &xb), CL_SUCCESS);
         ck_assert_int_eq(clEnqueueTask(q, ks[j], 0, NULL, NULL), CL_SUCCESS);
@@ -476,7 +432,7 @@ START_TEST(test_released_buffer_fails_launch)
     cl_program p = aos_test_build(ctx, "kernel void w(global int *x) { x[get_global_id(0)] = 5; }", NULL);
     cl_int err;
     cl_kernel k = clCreateKernel(p, "w", &err);
-    cl_mem b = make_buffer(ctx, 16 * sizeof(int), NULL);
+    cl_mem b = aos_test_buffer(ctx, 16 * sizeof(int), NULL);
     ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(b), &b), CL_SUCCESS);
     size_t global = 16;
     ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
@@ -491,7 +447,7 @@ START_TEST(test_released_buffer_fails_launch)
     ck_assert_int_lt(st, 0);
     clReleaseEvent(ev);
     /* A fresh buffer makes it work again, and the session is still alive. */
-    cl_mem b2 = make_buffer(ctx, 16 * sizeof(int), NULL);
+    cl_mem b2 = aos_test_buffer(ctx, 16 * sizeof(int), NULL);
     ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(b2), &b2), CL_SUCCESS);
     ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
     int out[16];

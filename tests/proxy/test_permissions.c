@@ -26,6 +26,7 @@
 
 #include "accelos/sock.h"
 #include "accelos/wire.h"
+#include "clients.h"
 #include "harness.h"
 
 struct other_user {
@@ -267,18 +268,8 @@ END_TEST
 START_TEST(test_group_needs_system_mode)
 {
     /* --group alone would suggest a shared daemon that is not one: refused at start. */
-    const char *bin = getenv("ACCELOS_DAEMON_BIN");
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", 0);
-        dup2(null, STDERR_FILENO);
-        execl(bin, bin, "--socket", "/nonexistent/accelosd.sock", "--group", "daemon", (char *)NULL);
-        _exit(127);
-    }
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    ck_assert(WIFEXITED(status));
-    ck_assert_int_eq(WEXITSTATUS(status), 2);
+    static const char *const args[] = {"--socket", "/nonexistent/accelosd.sock", "--group", "daemon", NULL};
+    ck_assert_int_eq(aos_test_daemon_exit_code(args), 2);
 }
 END_TEST
 

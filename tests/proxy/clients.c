@@ -1,0 +1,86 @@
+/* Forked application processes and their start gate for integration tests (clients.h). */
+#include "clients.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+pid_t aos_test_fork_client(int (*body)(int index, void *arg), int index, void *arg)
+{
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        _exit(body(index, arg));
+    }
+    return pid;
+}
+
+int aos_test_reap(pid_t pid)
+{
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void aos_test_gate_open(struct aos_test_gate *g)
+{
+    ck_assert_int_eq(pipe(g->ready), 0);
+    ck_assert_int_eq(pipe(g->go), 0);
+}
+
+void aos_test_gate_await_ready(struct aos_test_gate *g, int n)
+{
+    if (g->ready[1] >= 0) { /* only children write from now on: a read sees EOF when all are gone */
+        close(g->ready[1]);
+        g->ready[1] = -1;
+    }
+    for (int i = 0; i < n; i++) {
+        char c;
+        ck_assert_msg(read(g->ready[0], &c, 1) == 1, "a client ended before it was ready");
+    }
+}
+
+void aos_test_gate_go(struct aos_test_gate *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(write(g->go[1], "g", 1), 1);
+}
+
+bool aos_test_gate_ready(struct aos_test_gate *g)
+{
+    return write(g->ready[1], "r", 1) == 1;
+}
+
+bool aos_test_gate_sync(struct aos_test_gate *g)
+{
+    char c;
+    return aos_test_gate_ready(g) && read(g->go[0], &c, 1) == 1;
+}
+
+int aos_test_daemon_exit_code(const char *const *args)
+{
+    const char *bin = getenv("ACCELOS_DAEMON_BIN");
+    ck_assert_ptr_nonnull(bin);
+    const char *argv[32] = {bin};
+    int n = 1;
+    for (int i = 0; args[i]; i++) {
+        ck_assert_int_lt(n, 31);
+        argv[n++] = args[i];
+    }
+    argv[n] = NULL;
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDERR_FILENO);
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    return aos_test_reap(pid);
+}

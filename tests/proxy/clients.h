@@ -1,0 +1,38 @@
+/*
+ * Other processes in integration tests: application processes forked before the parent touches
+ * OpenCL (each child is then its own client of the daemon), a go/ready gate that starts them at
+ * the same moment, and daemon runs that must refuse to start.
+ */
+#ifndef ACCELOS_TEST_CLIENTS_H
+#define ACCELOS_TEST_CLIENTS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Forks a child that runs body(index, arg) and exits with its return value. The child dies with
+ * the test process, so a failed test never leaves clients behind. */
+pid_t aos_test_fork_client(int (*body)(int index, void *arg), int index, void *arg);
+/* Waits for a forked child; its exit code, or 128 + the signal that killed it. */
+int aos_test_reap(pid_t pid);
+
+/* Children say they are ready, then wait for the parent's go (one byte each way per child). */
+struct aos_test_gate {
+    int ready[2];
+    int go[2];
+};
+void aos_test_gate_open(struct aos_test_gate *g);
+/* Parent, once every child is forked: waits until n children are ready; fails the test when
+ * they all ended before that. */
+void aos_test_gate_await_ready(struct aos_test_gate *g, int n);
+/* Parent: lets n waiting children go. */
+void aos_test_gate_go(struct aos_test_gate *g, int n);
+/* Child: says it is ready. */
+bool aos_test_gate_ready(struct aos_test_gate *g);
+/* Child: says it is ready and waits for the go; false when the parent is gone. */
+bool aos_test_gate_sync(struct aos_test_gate *g);
+
+/* Runs the daemon binary with args (NULL-terminated), stderr discarded; its exit code, or 128 +
+ * the signal. For configurations it must refuse. */
+int aos_test_daemon_exit_code(const char *const *args);
+
+#endif
