@@ -512,10 +512,45 @@ static void watch(struct device_sched *d)
 
 /* ---- Waves -------------------------------------------------------------------------------- */
 
+/* Compute units a direct wave spreads over: its time per virtual group is kept per compute unit,
+ * as a loop wave's is per physical group. */
+static uint32_t direct_width(const struct device_sched *d)
+{
+    return d->have_model && d->model.compute_units ? d->model.compute_units : 1;
+}
+
+/* Enqueues the wave's kernel: the loop shape on `groups` physical groups under the raised budget,
+ * or the direct shape on one physical group per virtual group from `base`. */
+static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, aos_u32 base, uint64_t vgroups, bool first,
+                           cl_event *ev)
+{
+    cl_int err;
+    if (first)
+        err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE, 0, sizeof(l->host),
+                                                         &l->host, 0, NULL, NULL);
+    else if (!l->direct)
+        err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
+                                                         offsetof(struct aos_vndrange, budget), sizeof(aos_u32),
+                                                         &l->host.budget, 0, NULL, NULL);
+    else
+        err = CL_SUCCESS; /* the direct kernel reads only the geometry */
+    size_t phys[3] = {(l->direct ? vgroups : groups) * l->local[0], l->local[1], l->local[2]};
+    if (err == CL_SUCCESS && l->direct)
+        err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, l->base_arg, sizeof(base), &base);
+    if (err == CL_SUCCESS)
+        err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, l->kernel, l->work_dim,
+                                                          l->direct ? l->offset : NULL, phys, l->local, 0, NULL, ev);
+    return err;
+}
+
 static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t groups, double share)
 {
     const struct aos_sched_config *cfg = aos_daemon_config_get();
     uint64_t remaining = l->host.total_groups - l->host.budget;
+    if (l->direct) {
+        groups = direct_width(d); /* the whole device, time-sliced */
+        share = 1.0;
+    }
     if (groups > remaining)
         groups = (uint32_t)remaining;
     if (l->ns_per_vgroup_one <= 0)
@@ -529,20 +564,10 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     if (!l->run_queue && !(l->run_queue = queue_take(d, l->context)))
         return false;
     bool first = l->waves == 0;
+    aos_u32 base = l->host.budget;
     l->host.budget += (aos_u32)vgroups;
-    cl_int err;
-    if (first)
-        err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE, 0, sizeof(l->host),
-                                                         &l->host, 0, NULL, NULL);
-    else
-        err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
-                                                         offsetof(struct aos_vndrange, budget), sizeof(aos_u32),
-                                                         &l->host.budget, 0, NULL, NULL);
-    size_t phys[3] = {groups * l->local[0], l->local[1], l->local[2]};
     cl_event ev = NULL;
-    if (err == CL_SUCCESS)
-        err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, l->kernel, l->work_dim, NULL, phys, l->local,
-                                                          0, NULL, &ev);
+    cl_int err = wave_enqueue(l, groups, base, vgroups, first, &ev);
     if (err != CL_SUCCESS) {
         l->host.budget -= (aos_u32)vgroups;
         aos_log(AOS_LOG_WARN, "sched", "client %llu: wave of %s refused (%d)", (unsigned long long)l->client,
@@ -551,8 +576,8 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         return false;
     }
     NATIVE(l->run_queue, clFlush)(l->run_queue);
-    aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s wave %u: %u groups, virtual groups %u..%u of %u (%.0f ns each)",
-            (unsigned long long)l->client, l->kernel_name, l->waves + 1, groups, l->host.budget - (aos_u32)vgroups,
+    aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s %s wave %u: %u groups, virtual groups %u..%u of %u (%.0f ns each)",
+            (unsigned long long)l->client, l->kernel_name, l->direct ? "direct" : "loop", l->waves + 1, groups, base,
             l->host.budget, l->host.total_groups, per_vgroup);
     uint64_t now = aos_now_ns();
     l->state = AOS_LOGICAL_RUNNING;
@@ -646,12 +671,21 @@ static void plan(struct device_sched *d)
             if (ls[i]->state == AOS_LOGICAL_RUNNING)
                 settled = false;
     }
-    for (size_t j = 0; settled && j < n; j++) {
+    /* A direct wave takes the whole device: it starts alone, and nothing starts beside it. */
+    bool busy = false, direct_running = false;
+    for (i = 0; i < n; i++) {
+        busy |= ls[i]->state == AOS_LOGICAL_RUNNING;
+        direct_running |= ls[i]->state == AOS_LOGICAL_RUNNING && ls[i]->direct;
+    }
+    for (size_t j = 0; settled && !direct_running && j < n; j++) {
         i = order[j];
         if (ls[i]->state == AOS_LOGICAL_READY && out[i].status == AOS_SCHED_RUN && out[i].groups) {
+            if (ls[i]->direct && busy)
+                break; /* its turn comes when the running waves end */
             uint32_t g = out[i].groups > UINT32_MAX ? UINT32_MAX : (uint32_t)out[i].groups;
-            wave_start(d, ls[i], g, out[i].share);
-            if (!solved)
+            bool started = wave_start(d, ls[i], g, out[i].share);
+            busy |= started;
+            if (!solved || (started && ls[i]->direct))
                 break;
         }
     }

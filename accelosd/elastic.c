@@ -14,12 +14,14 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accelos/jit.h"
 #include "accelos/log.h"
 #include "accelos/nv_regs.h"
+#include "accelos/vndrange.h"
 #include "accelos/wire_core.h"
 
 #define NV_COMPUTE_CAPABILITY_MAJOR 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
@@ -347,6 +349,26 @@ static bool twin_kernel_describe(struct aos_elastic_kernel *ek)
                                                sizeof(ek->compile_wg), ek->compile_wg, NULL) == CL_SUCCESS;
 }
 
+/* The direct shape of the twin kernel `name` (SPIR targets), or NULL: then launches use the loop. */
+static cl_kernel direct_kernel_new(cl_program program, const char *name, cl_uint num_args)
+{
+    char direct_name[512];
+    if ((size_t)snprintf(direct_name, sizeof(direct_name), "%s%s", AOS_DIRECT_KERNEL_PREFIX, name) >=
+        sizeof(direct_name))
+        return NULL;
+    cl_int err = CL_SUCCESS;
+    cl_uint args = 0;
+    cl_kernel k = NATIVE(program, clCreateKernel)(program, direct_name, &err);
+    if (err != CL_SUCCESS)
+        return NULL;
+    if (NATIVE(k, clGetKernelInfo)(k, CL_KERNEL_NUM_ARGS, sizeof(args), &args, NULL) != CL_SUCCESS ||
+        args != num_args + 2) {
+        NATIVE(k, clReleaseKernel)(k);
+        return NULL;
+    }
+    return k;
+}
+
 struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep, const char *name,
                                                   cl_uint num_args)
 {
@@ -375,7 +397,16 @@ struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep
         aos_elastic_kernel_destroy(ek);
         return NULL;
     }
+    ek->direct = direct_kernel_new(ep->program, name, num_args);
     return ek;
+}
+
+cl_int aos_elastic_kernel_set_arg(struct aos_elastic_kernel *ek, cl_uint index, size_t size, const void *value)
+{
+    cl_int err = NATIVE(ek->kernel, clSetKernelArg)(ek->kernel, index, size, value);
+    if (err == CL_SUCCESS && ek->direct)
+        err = NATIVE(ek->direct, clSetKernelArg)(ek->direct, index, size, value);
+    return err;
 }
 
 struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_kernel *src)
@@ -392,6 +423,11 @@ struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_ker
         free(ek);
         return NULL;
     }
+    if (src->direct) {
+        ek->direct = NATIVE(src->direct, clCloneKernel)(src->direct, &err);
+        if (err != CL_SUCCESS)
+            ek->direct = NULL; /* the clone runs in the loop shape */
+    }
     return ek;
 }
 
@@ -401,5 +437,7 @@ void aos_elastic_kernel_destroy(struct aos_elastic_kernel *ek)
         return;
     if (ek->kernel)
         NATIVE(ek->kernel, clReleaseKernel)(ek->kernel);
+    if (ek->direct)
+        NATIVE(ek->direct, clReleaseKernel)(ek->direct);
     free(ek);
 }

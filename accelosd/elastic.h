@@ -23,6 +23,8 @@ struct aos_elastic_job;
 /* A rewritten kernel of a twin program. */
 struct aos_elastic_kernel {
     cl_kernel kernel;        /* the twin's real kernel: one reference */
+    cl_kernel direct;        /* its direct shape (accelos/vndrange.h), one reference; NULL when
+                              * the target has none */
     cl_device_id device;     /* the device it was built for */
     cl_uint num_args;        /* the application's arguments; runtime arguments follow */
     unsigned runtime_args;   /* trailing arguments the launch sets (the virtual NDRange record) */
@@ -56,6 +58,8 @@ void aos_elastic_program_unref(struct aos_elastic_program *ep);
  */
 struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep, const char *name,
                                                   cl_uint num_args);
+/* Sets an application argument on the twin and its direct shape. On an error the twin is unusable. */
+cl_int aos_elastic_kernel_set_arg(struct aos_elastic_kernel *ek, cl_uint index, size_t size, const void *value);
 /* A clone for clCloneKernel (argument values included), or NULL. */
 struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_kernel *ek);
 void aos_elastic_kernel_destroy(struct aos_elastic_kernel *ek);

@@ -80,6 +80,18 @@ static bool record_fill(struct aos_vndrange *rec, const struct aos_elastic_kerne
     return true;
 }
 
+/* Whether launches on dev run in the direct shape (wave_shape; auto: CPU devices, where the
+ * persistent loop's dequeue and barrier stop the device compiler from vectorizing). */
+static bool device_runs_direct(const struct aos_device *dev)
+{
+    switch (aos_daemon_config_get()->wave_shape) {
+    case AOS_WAVE_SHAPE_DIRECT: return true;
+    case AOS_WAVE_SHAPE_LOOP: return false;
+    case AOS_WAVE_SHAPE_AUTO: break;
+    }
+    return (dev->type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
 static const struct aos_device *device_of(cl_device_id id)
 {
     for (uint32_t i = 0; i < aos_device_count(); i++)
@@ -201,8 +213,13 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     l->estimate_key = ek->serial;
     NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(l->kernel_name) - 1,
                                         l->kernel_name, NULL);
+    l->direct = ek->direct && device_runs_direct(dev);
+    l->base_arg = ek->num_args + 1;
+    for (cl_uint d = 0; d < shape->work_dim && shape->offset; d++)
+        l->offset[d] = shape->offset[d];
+    cl_kernel twin = l->direct ? ek->direct : ek->kernel;
     cl_int err = CL_SUCCESS;
-    l->kernel = NATIVE(ek->kernel, clCloneKernel)(ek->kernel, &err);
+    l->kernel = NATIVE(twin, clCloneKernel)(twin, &err);
     if (err == CL_SUCCESS)
         l->record = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE, AOS_VNDRANGE_SIZE, NULL, &err);
     if (err == CL_SUCCESS)

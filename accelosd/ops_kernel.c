@@ -61,8 +61,7 @@ static cl_int kernel_set_arg(struct kern_state *st, cl_kernel k, cl_uint index, 
 {
     cl_int err = NATIVE(k, clSetKernelArg)(k, index, size, value);
     if (err == CL_SUCCESS && st->twin) {
-        cl_kernel t = st->twin->kernel;
-        cl_int terr = NATIVE(t, clSetKernelArg)(t, index, size, value);
+        cl_int terr = aos_elastic_kernel_set_arg(st->twin, index, size, value);
         if (terr != CL_SUCCESS) {
             aos_log(AOS_LOG_INFO, "kernel", "twin refused argument %u (%d): kernel stays native", index, terr);
             aos_elastic_kernel_destroy(st->twin);

@@ -65,7 +65,7 @@ int aos_frontend_compile(const char *source, size_t len, const char *options,
 		"-cl-kernel-arg-info", "-fno-color-diagnostics", "-o", out, src,
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
-	char **argv = calloc(nfixed + (size_t)nopts + 4, sizeof(*argv));
+	char **argv = calloc(nfixed + (size_t)nopts + 6, sizeof(*argv));
 	if (!argv) {
 		rc = -ENOMEM;
 		goto out;
@@ -79,6 +79,11 @@ int aos_frontend_compile(const char *source, size_t len, const char *options,
 		argv[a++] = "-O2";
 	for (int i = 0; i < nopts; i++)
 		argv[a++] = opts[i];
+	/* Vectorizing is the device compiler's job: clang's SLP vectorizer turns scalar work-item
+	 * code into vector instructions, and PoCL's loop vectorizer then refuses the work-item loops
+	 * that contain them. Last, because a later -O level turns them back on. */
+	argv[a++] = "-fno-slp-vectorize";
+	argv[a++] = "-fno-vectorize";
 	argv[a] = NULL;
 
 	rc = aos_worker_run(argv, lim, log);

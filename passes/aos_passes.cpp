@@ -88,6 +88,7 @@ extern "C" int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, 
 	FPM.addPass(InstCombinePass());
 	FPM.addPass(SimplifyCFGPass());
 	Finish.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+	Finish.addPass(aos::DirectRecordInvariantPass());
 	Finish.addPass(GlobalDCEPass());
 	MAM.clear();
 	Finish.run(M, MAM);

@@ -20,7 +20,7 @@ extern "C" {
 #define AOS_PASSES_RESULT_MD "accelos.kernels"
 
 /* Bump whenever the rewrite's output changes; part of the JIT cache key. */
-#define AOS_PASSES_REVISION "6"
+#define AOS_PASSES_REVISION "8"
 
 struct aos_kernel_result {
 	char *name;          /* kernel name (malloc'd) */

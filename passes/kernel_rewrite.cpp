@@ -11,6 +11,10 @@
 //      record; it dequeues chunks of virtual groups (rtlib aos_rt_dequeue,
 //      which checks the stop/budget field) and calls the body per group.
 //   4. The body is inlined into the scheduling kernel (local data stays valid).
+//   5. On SPIR targets, a second, loop-free kernel aos_direct_K runs the body
+//      once per physical group for virtual group base + get_group_id(0)
+//      (accelos/vndrange.h, "Direct shape"); K's local variables are cloned
+//      for it under its own name.
 //
 // Kernels that cannot be rewritten are left alone; the reason is recorded in
 // !accelos.kernels. Rewritten kernels carry !accelos.rewritten, so running the
@@ -22,6 +26,7 @@
 #include "chunking.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -193,8 +198,18 @@ CallInst *callRt(IRBuilder<> &B, FunctionCallee FC, ArrayRef<Value *> Args)
 	return CI;
 }
 
-// Appends one entry per kernel_arg_* node for the runtime record argument.
-void copyKernelMetadata(Function &From, Function &To)
+// A runtime argument appended to a kernel, as its kernel_arg_* metadata.
+struct RuntimeArg {
+	unsigned addrSpace;
+	const char *type;
+	const char *name;
+};
+
+const RuntimeArg kRecordArg = {1, "struct aos_vndrange*", "aos_vndrange"};
+const RuntimeArg kBaseArg = {0, "uint", "aos_base"};
+
+// Copies From's metadata to To, appending one kernel_arg_* entry per extra argument.
+void copyKernelMetadata(Function &From, Function &To, ArrayRef<RuntimeArg> Extra)
 {
 	LLVMContext &C = From.getContext();
 	SmallVector<std::pair<unsigned, MDNode *>, 8> MDs;
@@ -210,16 +225,19 @@ void copyKernelMetadata(Function &From, Function &To)
 			continue;
 		}
 		SmallVector<Metadata *, 8> ops(N->op_begin(), N->op_end());
-		if (Kind == "kernel_arg_addr_space")
-			ops.push_back(ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), 1)));
-		else if (Kind == "kernel_arg_access_qual")
-			ops.push_back(MDString::get(C, "none"));
-		else if (Kind == "kernel_arg_type" || Kind == "kernel_arg_base_type")
-			ops.push_back(MDString::get(C, "struct aos_vndrange*"));
-		else if (Kind == "kernel_arg_name")
-			ops.push_back(MDString::get(C, "aos_vndrange"));
-		else
-			ops.push_back(MDString::get(C, ""));
+		for (const RuntimeArg &A : Extra) {
+			if (Kind == "kernel_arg_addr_space")
+				ops.push_back(ConstantAsMetadata::get(
+					ConstantInt::get(Type::getInt32Ty(C), A.addrSpace)));
+			else if (Kind == "kernel_arg_access_qual")
+				ops.push_back(MDString::get(C, "none"));
+			else if (Kind == "kernel_arg_type" || Kind == "kernel_arg_base_type")
+				ops.push_back(MDString::get(C, A.type));
+			else if (Kind == "kernel_arg_name")
+				ops.push_back(MDString::get(C, A.name));
+			else
+				ops.push_back(MDString::get(C, ""));
+		}
 		To.setMetadata(KV.first, MDNode::get(C, ops));
 	}
 }
@@ -342,7 +360,7 @@ Function *makeSchedulingKernel(Function &K, Function &Body, unsigned Chunk)
 	Function *S = Function::Create(FT, K.getLinkage(), K.getName() + ".aos.sched", &M);
 	S->copyAttributesFrom(&K);
 	dropMemoryAttrs(*S);
-	copyKernelMetadata(K, *S);
+	copyKernelMetadata(K, *S, {kRecordArg});
 	S->setMetadata(kRewrittenMD, MDNode::get(C, {ConstantAsMetadata::get(ConstantInt::get(I32, Chunk))}));
 	unsigned i = 0;
 	for (Argument &A : K.args())
@@ -400,6 +418,93 @@ Function *makeSchedulingKernel(Function &K, Function &Body, unsigned Chunk)
 	InlineFunctionInfo IFI;
 	InlineFunction(*Call, IFI);
 	return S;
+}
+
+bool usedIn(const Value *V, const Function &F)
+{
+	for (const User *U : V->users()) {
+		if (auto *I = dyn_cast<Instruction>(U)) {
+			if (I->getFunction() == &F)
+				return true;
+		} else if (isa<Constant>(U) && usedIn(U, F)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+// Clones Body with every kernel-scope local variable it uses renamed to Kernel's prefix: PoCL
+// assigns such variables to the kernel whose name precedes the first '.'.
+Function *cloneBodyFor(Function &Body, StringRef Kernel)
+{
+	Module &M = *Body.getParent();
+	ValueToValueMapTy VM;
+	for (GlobalVariable &G : M.globals()) {
+		if (G.getAddressSpace() != 3 || !G.hasLocalLinkage() || !usedIn(&G, Body))
+			continue;
+		StringRef suffix = G.getName().contains('.') ? G.getName().split('.').second : G.getName();
+		auto *Copy = new GlobalVariable(M, G.getValueType(), G.isConstant(), G.getLinkage(),
+						G.hasInitializer() ? G.getInitializer() : nullptr,
+						Kernel + "." + suffix, nullptr, G.getThreadLocalMode(), 3);
+		Copy->copyAttributesFrom(&G);
+		VM[&G] = Copy;
+	}
+	return CloneFunction(&Body, VM);
+}
+
+// Builds the direct kernel of K (accelos/vndrange.h) from Body, or returns nullptr when its name
+// is taken.
+Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk)
+{
+	Module &M = *K.getParent();
+	LLVMContext &C = M.getContext();
+	const DataLayout &DL = M.getDataLayout();
+	std::string name = std::string(AOS_DIRECT_KERNEL_PREFIX) + K.getName().str();
+	if (M.getNamedValue(name))
+		return nullptr;
+	Type *I8 = Type::getInt8Ty(C), *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
+	Type *RecTy = I8->getPointerTo(1);
+	Type *CtxTy = Body.getFunctionType()->params().back();
+
+	SmallVector<Type *, 8> params(K.getFunctionType()->param_begin(),
+				      K.getFunctionType()->param_end());
+	params.push_back(RecTy);
+	params.push_back(I32);
+	auto *FT = FunctionType::get(K.getReturnType(), params, false);
+	Function *D = Function::Create(FT, K.getLinkage(), name, &M);
+	D->copyAttributesFrom(&K);
+	dropMemoryAttrs(*D);
+	copyKernelMetadata(K, *D, {kRecordArg, kBaseArg});
+	D->setMetadata(kRewrittenMD, MDNode::get(C, {ConstantAsMetadata::get(ConstantInt::get(I32, Chunk))}));
+	unsigned nargs = K.arg_size();
+	for (unsigned i = 0; i < nargs; i++)
+		D->getArg(i)->setName(K.getArg(i)->getName());
+	Argument *Rec = D->getArg(nargs), *Base = D->getArg(nargs + 1);
+	Rec->setName("aos_vndrange");
+	Base->setName("aos_base");
+	D->addParamAttr(nargs, Attribute::NoAlias);
+	D->addParamAttr(nargs, Attribute::ReadOnly);
+	D->addDereferenceableParamAttr(nargs, AOS_VNDRANGE_SIZE);
+
+	Function *DBody = cloneBodyFor(Body, name);
+	FunctionCallee Init = rtDecl(M, "aos_rt_direct_init", Type::getVoidTy(C), {RecTy, CtxTy, I32});
+	IRBuilder<> B(BasicBlock::Create(C, "entry", D));
+	auto *WordsTy = ArrayType::get(I64, AOS_RT_WG_WORDS);
+	AllocaInst *CtxMem = B.CreateAlloca(WordsTy, DL.getAllocaAddrSpace(), nullptr, "aos.ctx");
+	CtxMem->setAlignment(Align(8));
+	Value *Ctx = B.CreatePointerCast(CtxMem, CtxTy);
+	callRt(B, Init, {Rec, Ctx, Base});
+	SmallVector<Value *, 8> args;
+	for (unsigned a = 0; a < nargs; a++)
+		args.push_back(D->getArg(a));
+	args.push_back(Ctx);
+	CallInst *Call = B.CreateCall(DBody, args);
+	Call->setCallingConv(DBody->getCallingConv());
+	B.CreateRetVoid();
+	InlineFunctionInfo IFI;
+	InlineFunction(*Call, IFI);
+	DBody->eraseFromParent();
+	return D;
 }
 
 bool isBarrier(const Function *F)
@@ -488,6 +593,8 @@ bool rewriteKernels(Module &M)
 		Function *Body = makeBody(*K, CtxTy);
 		replaceGridBuiltins(*Body);
 		Function *S = makeSchedulingKernel(*K, *Body, chunk);
+		if (StringRef(M.getTargetTriple()).startswith("spir"))
+			makeDirectKernel(*K, *Body, chunk);
 		Body->eraseFromParent();
 		guardBarrierLoops(*S);
 		retargetAnnotations(M, *K, *S);
@@ -502,6 +609,28 @@ bool rewriteKernels(Module &M)
 PreservedAnalyses KernelRewritePass::run(Module &M, ModuleAnalysisManager &)
 {
 	return rewriteKernels(M) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+// The direct kernel only reads its record, and the record never changes while a wave runs:
+// saying so lets the loads (and the group-id arithmetic on them) leave the work-item loops
+// PoCL wraps around the body, where stores to the kernel's buffers would otherwise pin them.
+PreservedAnalyses DirectRecordInvariantPass::run(Module &M, ModuleAnalysisManager &)
+{
+	bool changed = false;
+	MDNode *Empty = MDNode::get(M.getContext(), {});
+	for (Function &F : M) {
+		if (F.isDeclaration() || !F.getName().startswith(AOS_DIRECT_KERNEL_PREFIX) ||
+		    !F.getMetadata(kRewrittenMD) || F.arg_size() < 2)
+			continue;
+		Argument *Rec = F.getArg(F.arg_size() - 2);
+		for (Instruction &I : instructions(F))
+			if (auto *L = dyn_cast<LoadInst>(&I))
+				if (getUnderlyingObject(L->getPointerOperand()) == Rec) {
+					L->setMetadata(LLVMContext::MD_invariant_load, Empty);
+					changed = true;
+				}
+	}
+	return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 PreservedAnalyses RtlibInternalizePass::run(Module &M, ModuleAnalysisManager &)

@@ -17,6 +17,11 @@ struct RtlibInternalizePass : llvm::PassInfoMixin<RtlibInternalizePass> {
 	llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// Marks the direct kernels' record loads invariant (after rtlib is inlined).
+struct DirectRecordInvariantPass : llvm::PassInfoMixin<DirectRecordInvariantPass> {
+	llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
 bool rewriteKernels(llvm::Module &M);
 
 } // namespace aos

@@ -57,6 +57,30 @@ void aos_rt_init(global void *rtv, void *wgv)
 	wg->prev = 0;
 }
 
+/*
+ * Direct shape (AOS_DIRECT_KERNEL_PREFIX kernels): no loop, no dequeue. Each
+ * physical group runs exactly one virtual group, base + get_group_id(0), and
+ * the host launches the virtual NDRange as a series of waves. The record is
+ * only read here, so the kernel declares it noalias and read-only: the loads
+ * and divisions are uniform and leave PoCL's work-item loops.
+ */
+void aos_rt_direct_init(global void *rtv, void *wgv, uint base)
+{
+	aos_rt_init(rtv, wgv);
+	global const struct aos_vndrange *rt = rtv;
+	aos_wg *wg = wgv;
+	uint v = base + (uint)get_group_id(0);
+	/* The host launches each wave with the original global offset, so PoCL's
+	 * own built-in (a constant in its zero-offset specialization) serves it. */
+	for (int d = 0; d < 3; d++)
+		wg->offset[d] = get_global_offset(d);
+	uint nx = (uint)rt->num_groups[0], ny = (uint)rt->num_groups[1];
+	wg->base = v;
+	wg->group[0] = v % nx;
+	wg->group[1] = (v / nx) % ny;
+	wg->group[2] = v / (nx * ny);
+}
+
 /* Master only: grab up to `chunk` groups below min(total, budget). A CAS loop
  * (not a fetch-add) so a stopped launch never skips groups past the budget. */
 static uint aos_grab(global struct aos_vndrange *rt, uint chunk, uint *count)
@@ -154,7 +178,9 @@ ulong aos_rt_global_id(void *wgv, uint d)
 	aos_wg *wg = wgv;
 	if (d >= 3)
 		return 0;
-	return wg->group[d] * wg->local_size[d] + get_local_id(d) + wg->offset[d];
+	/* get_local_size, not the record's copy: the physical local size is the
+	 * original one, and PoCL compiles it as a constant. */
+	return wg->group[d] * get_local_size(d) + get_local_id(d) + wg->offset[d];
 }
 
 ulong aos_rt_global_linear_id(void *wgv)

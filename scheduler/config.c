@@ -127,9 +127,17 @@ static const struct numeric_key numeric_keys[] = {
 };
 #define NNUMERIC (sizeof(numeric_keys) / sizeof(numeric_keys[0]))
 
-/* Lines where the scalar keys were set: index 0 = policy, 1.. = numeric_keys. */
+static const char *const wave_shape_names[] = {
+	[AOS_WAVE_SHAPE_AUTO] = "auto",
+	[AOS_WAVE_SHAPE_LOOP] = "loop",
+	[AOS_WAVE_SHAPE_DIRECT] = "direct",
+};
+#define NSHAPES (sizeof(wave_shape_names) / sizeof(wave_shape_names[0]))
+
+/* Lines where the scalar keys were set: 0 = policy, 1 = wave_shape, 2.. = numeric_keys. */
+#define SEEN_NUMERIC 2
 struct seen {
-	unsigned line[1 + NNUMERIC];
+	unsigned line[SEEN_NUMERIC + NNUMERIC];
 };
 
 static int check_once(struct seen *seen, size_t slot, unsigned line, struct span key,
@@ -238,6 +246,21 @@ static int parse_line(struct aos_sched_config *tmp, size_t *wcap, struct seen *s
 		return 0;
 	}
 
+	if (span_is(key, "wave_shape")) {
+		size_t shape = 0;
+		while (shape < NSHAPES && !span_is(value, wave_shape_names[shape]))
+			shape++;
+		if (shape == NSHAPES) {
+			add_error(errs, line, "unknown wave_shape '%.*s%s' (expected one of: auto loop direct)",
+				  QUOTE(value));
+			return -EINVAL;
+		}
+		if (check_once(seen, 1, line, key, errs))
+			return -EINVAL;
+		tmp->wave_shape = (enum aos_wave_shape)shape;
+		return 0;
+	}
+
 	for (size_t k = 0; k < NNUMERIC; k++) {
 		const struct numeric_key *nk = &numeric_keys[k];
 		uint32_t v;
@@ -250,7 +273,7 @@ static int parse_line(struct aos_sched_config *tmp, size_t *wcap, struct seen *s
 				  nk->zero_means ? nk->zero_means : "", nk->zero_means ? ")" : "", QUOTE(value));
 			return -EINVAL;
 		}
-		if (check_once(seen, 1 + k, line, key, errs))
+		if (check_once(seen, SEEN_NUMERIC + k, line, key, errs))
 			return -EINVAL;
 		memcpy((char *)tmp + nk->offset, &v, sizeof(v));
 		return 0;

@@ -8,6 +8,8 @@
  *             interleaved in the same run; each sample is the wall time per
  *             launch of a batch of back-to-back launches (~20 ms), median of
  *             --reps samples; speed = native / rewritten (>1: faster).
+ *   direct:   on SPIR targets also the direct shape (accelos/vndrange.h) in one
+ *             wave over all virtual groups, interleaved the same way.
  *   JIT cost: aos_jit_compile (no cache) + clBuildProgram of the binary vs
  *             clBuildProgram of the source, and aos_jit_compile on a cache hit.
  * PoCL's own kernel cache is switched off (POCL_KERNEL_CACHE=0) so both build
@@ -30,6 +32,8 @@ struct row {
 	char name[160];
 	double native_ms, rewritten_ms, speed;       /* wall time per launch */
 	double native_kms, rewritten_kms, kspeed;    /* kernel commands only */
+	double direct_ms, dspeed;                    /* direct shape, one wave (SPIR only) */
+	int has_direct;
 	size_t groups, phys;
 	unsigned chunk;
 	int iters;
@@ -89,8 +93,9 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	cl_program nat = NULL, rw = NULL;
 	double *tn = calloc((size_t)reps, sizeof(double)), *tr = calloc((size_t)reps, sizeof(double));
 	double *kn = calloc((size_t)reps, sizeof(double)), *kr = calloc((size_t)reps, sizeof(double));
+	double *td = calloc((size_t)reps, sizeof(double)), kd;
 	int rc = -1;
-	if (!src || !tn || !tr || !kn || !kr)
+	if (!src || !tn || !tr || !kn || !kr || !td)
 		goto out;
 
 	double t0 = now_ms();
@@ -129,7 +134,9 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	r->chunk = k->chunk;
 	r->groups = aos_launch_groups(&o->launch);
 	r->phys = r->groups < 4u * env->compute_units ? r->groups : 4u * env->compute_units;
-	struct aos_sched_cfg cfg = { r->phys, forced_chunk, 0 };
+	struct aos_sched_cfg cfg = { r->phys, forced_chunk, 0, 0 };
+	struct aos_sched_cfg direct = { .direct_wave = r->groups };
+	r->has_direct = jo.target == AOS_JIT_TARGET_SPIR64 || jo.target == AOS_JIT_TARGET_SPIRV;
 	if (forced_chunk)
 		r->chunk = forced_chunk;
 	/* Batch size: enough launches for ~20 ms of native work per sample. */
@@ -146,7 +153,9 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 		if (aos_clrun_time(env, nat, o->kernel, &o->launch, o->args, o->nargs, o->seed, NULL,
 				   iters, &tn[i], &kn[i]) ||
 		    aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs, o->seed, &cfg,
-				   iters, &tr[i], &kr[i]))
+				   iters, &tr[i], &kr[i]) ||
+		    (r->has_direct && aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs,
+						     o->seed, &direct, iters, &td[i], &kd)))
 			goto out;
 	}
 	r->native_ms = median(tn, reps);
@@ -155,6 +164,10 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	r->native_kms = median(kn, reps);
 	r->rewritten_kms = median(kr, reps);
 	r->kspeed = r->native_kms / r->rewritten_kms;
+	if (r->has_direct) {
+		r->direct_ms = median(td, reps);
+		r->dspeed = r->native_ms / r->direct_ms;
+	}
 	r->ok = 1;
 	rc = 0;
 out:
@@ -170,6 +183,7 @@ out:
 	free(tr);
 	free(kn);
 	free(kr);
+	free(td);
 	free(src);
 	free(log);
 	return rc;
@@ -188,14 +202,15 @@ static int split_words(char *line, char **argv, int max)
 static void report(FILE *f, struct row *rows, int n, const char *device, int reps)
 {
 	double lg = 0, klg = 0, worst = 1e30, kworst = 1e30, jit_lg = 0, worst_jit = 0, max_hit = 0;
-	int m = 0;
-	const char *worst_name = "", *kworst_name = "", *worst_jit_name = "";
+	double dlg = 0, dworst = 1e30;
+	int m = 0, md = 0;
+	const char *worst_name = "", *kworst_name = "", *worst_jit_name = "", *dworst_name = "";
 	fprintf(f, "Device: %s. Median of %d interleaved samples per kernel; each sample is a "
 		   "batch of back-to-back launches (~20 ms).\n\n", device, reps);
 	fprintf(f, "| kernel | groups | phys | chunk | native wall ms | rewritten wall ms | speed (wall) "
 		   "| native kernel ms | rewritten kernel ms | speed (kernel) | native build ms "
-		   "| JIT+build ms | JIT cost | cache hit ms |\n"
-		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+		   "| JIT+build ms | JIT cost | cache hit ms | direct wall ms | speed (direct) |\n"
+		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int i = 0; i < n; i++) {
 		struct row *r = &rows[i];
 		if (!r->ok)
@@ -203,10 +218,21 @@ static void report(FILE *f, struct row *rows, int n, const char *device, int rep
 		double jit_total = r->jit_ms + r->jit_build_ms;
 		double jit_ratio = jit_total / r->native_build_ms;
 		fprintf(f, "| %s | %zu | %zu | %u | %.4f | %.4f | %.3f | %.4f | %.4f | %.3f | %.1f | %.1f "
-			   "| %.2fx | %.2f |\n",
+			   "| %.2fx | %.2f |",
 			r->name, r->groups, r->phys, r->chunk, r->native_ms, r->rewritten_ms, r->speed,
 			r->native_kms, r->rewritten_kms, r->kspeed, r->native_build_ms, jit_total,
 			jit_ratio, r->hit_ms);
+		if (r->has_direct) {
+			fprintf(f, " %.4f | %.3f |\n", r->direct_ms, r->dspeed);
+			dlg += log(r->dspeed);
+			md++;
+			if (r->dspeed < dworst) {
+				dworst = r->dspeed;
+				dworst_name = r->name;
+			}
+		} else {
+			fprintf(f, " - | - |\n");
+		}
 		lg += log(r->speed);
 		klg += log(r->kspeed);
 		jit_lg += log(jit_ratio);
@@ -234,6 +260,10 @@ static void report(FILE *f, struct row *rows, int n, const char *device, int rep
 		   "**%.2fx**, worst **%.2fx** (%s). Cache hit: at most **%.2f ms**.\n",
 		m, exp(lg / m), worst, worst_name, exp(klg / m), kworst, kworst_name,
 		exp(jit_lg / m), worst_jit, worst_jit_name, max_hit);
+	if (md)
+		fprintf(f, "\n**Direct shape (%d kernels, one wave).** Speed, wall time: geomean **%.3fx**, "
+			   "worst **%.3fx** (%s).\n",
+			md, exp(dlg / md), dworst, dworst_name);
 }
 
 int main(int argc, char **argv)
@@ -293,8 +323,8 @@ int main(int argc, char **argv)
 				snprintf(r->name, sizeof(r->name), "%s:%s", base ? base + 1 : source,
 					 spec.kernel);
 				bench_one(&env, &spec, cache_dir, reps, r);
-				fprintf(stderr, "%-48s %s speed %.3f\n", r->name, r->ok ? "ok" : "skipped",
-					r->speed);
+				fprintf(stderr, "%-48s %s speed %.3f direct %.3f\n", r->name,
+					r->ok ? "ok" : "skipped", r->speed, r->dspeed);
 			}
 			aos_launch_spec_free(&spec);
 		}

@@ -7,6 +7,8 @@
  *   slice_ms = N                 1..60000, default 4
  *   max_inflight_per_client = N  0..1000000 (0 = unlimited), default 64
  *   vgroup_timeout_ms = N        0..3600000 (0 = no timeout), default 10000
+ *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
+ *                                auto (default): direct on CPU devices, loop elsewhere
  *   weight.<uid or client name> = N   1..1000 (unlisted clients weigh 1)
  * Each key may appear once (each weight.<client> once).
  *
@@ -38,8 +40,16 @@ struct aos_sched_config_weight {
 	unsigned line;                             /* where it was set, for messages */
 };
 
+/* How the waves of an elastic launch run on a device. */
+enum aos_wave_shape {
+	AOS_WAVE_SHAPE_AUTO,   /* direct on CPU devices, loop elsewhere */
+	AOS_WAVE_SHAPE_LOOP,   /* persistent loop: each physical group dequeues virtual groups */
+	AOS_WAVE_SHAPE_DIRECT, /* direct kernel: one virtual group per physical group, whole-device waves */
+};
+
 struct aos_sched_config {
 	enum aos_sched_policy_id policy;
+	enum aos_wave_shape wave_shape;
 	uint32_t slice_ms;
 	uint32_t max_inflight_per_client; /* 0 = unlimited */
 	uint32_t vgroup_timeout_ms;       /* 0 = no timeout */

@@ -71,6 +71,18 @@ _Static_assert(AOS_OFFSETOF(struct aos_vndrange, next) == 108, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, budget) == 112, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, done) == 116, "layout");
 
+/*
+ * Direct shape. On SPIR targets the rewrite also emits, per rewritten kernel
+ * K, a loop-free kernel AOS_DIRECT_KERNEL_PREFIX "K" taking K's arguments, the
+ * record (read only: next, budget and done are not used) and a uint `base`.
+ * Each physical group runs the one virtual group base + get_group_id(0); the
+ * host covers the virtual NDRange with waves of 1-D physical group counts
+ * (dimension 0; the local size and the global offset are the original ones),
+ * raising base by the wave's group count. No atomics or barriers are added, so a CPU device runs
+ * it as fast as the original; a wave ends only once all of its groups did.
+ */
+#define AOS_DIRECT_KERNEL_PREFIX "aos_direct_"
+
 /* Private per-work-item scheduling state the rewritten kernel allocates
  * (rtlib owns its layout; the pass only needs its size in 8-byte words). */
 #define AOS_RT_WG_WORDS 20u

@@ -241,7 +241,12 @@ static cl_int enqueue(struct aos_clenv *env, cl_kernel k, const struct aos_launc
 	memcpy(global, l->global, sizeof(global));
 	if (sched)
 		global[0] = sched->phys_groups * l->local[0];
-	cl_int e = clEnqueueNDRangeKernel(env->queue, k, l->dims, sched ? NULL : l->offset, global,
+	if (sched && sched->direct_wave) { /* one physical group per virtual group */
+		global[1] = l->local[1];
+		global[2] = l->local[2];
+	}
+	int own_offset = !sched || sched->direct_wave; /* direct waves keep the original offset */
+	cl_int e = clEnqueueNDRangeKernel(env->queue, k, l->dims, own_offset ? l->offset : NULL, global,
 					  l->local, 0, NULL, &ev);
 	if (e != CL_SUCCESS)
 		return e;
@@ -249,6 +254,33 @@ static cl_int enqueue(struct aos_clenv *env, cl_kernel k, const struct aos_launc
 	*ms += event_ms(ev);
 	clReleaseEvent(ev);
 	return e;
+}
+
+/* Runs the direct kernel over the whole virtual NDRange in waves of
+ * sched->direct_wave groups, base argument after the record. */
+static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
+			 const struct aos_sched_cfg *sched, struct launch_state *s, cl_uint rec_arg,
+			 double *ms)
+{
+	struct aos_vndrange rec;
+	cl_int e;
+	fill_record(&rec, l, 0);
+	s->record = clCreateBuffer(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(rec),
+				   &rec, &e);
+	if (e != CL_SUCCESS)
+		return e;
+	if ((e = clSetKernelArg(k, rec_arg, sizeof(cl_mem), &s->record)) != CL_SUCCESS)
+		return e;
+	for (aos_u32 base = 0; base < rec.total_groups;) {
+		aos_u32 left = rec.total_groups - base;
+		aos_u32 n = sched->direct_wave < left ? (aos_u32)sched->direct_wave : left;
+		struct aos_sched_cfg wave = { .phys_groups = n, .direct_wave = n };
+		if ((e = clSetKernelArg(k, rec_arg + 1, sizeof(base), &base)) != CL_SUCCESS ||
+		    (e = enqueue(env, k, l, &wave, ms)) != CL_SUCCESS)
+			return e;
+		base += n;
+	}
+	return CL_SUCCESS;
 }
 
 /* Runs the rewritten kernel, optionally in two launches split by budget, and
@@ -334,6 +366,11 @@ int aos_clrun_launch(struct aos_clenv *env, cl_program prog, const char *kernel,
 	memset(out, 0, sizeof(*out));
 	*ms = 0;
 	err[0] = '\0';
+	char direct_name[256];
+	if (sched && sched->direct_wave) {
+		snprintf(direct_name, sizeof(direct_name), "%s%s", AOS_DIRECT_KERNEL_PREFIX, kernel);
+		kernel = direct_name;
+	}
 	cl_kernel k = clCreateKernel(prog, kernel, &e);
 	if (!k) {
 		snprintf(err, errlen, "clCreateKernel(%s) failed: %d", kernel, e);
@@ -349,8 +386,12 @@ int aos_clrun_launch(struct aos_clenv *env, cl_program prog, const char *kernel,
 			snprintf(err, errlen, "setting argument %d failed: %d", i, e);
 	}
 	if (e == CL_SUCCESS) {
-		e = sched ? run_sched(env, k, l, sched, &s, (cl_uint)nargs, ms, err, errlen)
-			  : enqueue(env, k, l, NULL, ms);
+		if (sched && sched->direct_wave)
+			e = run_direct(env, k, l, sched, &s, (cl_uint)nargs, ms);
+		else if (sched)
+			e = run_sched(env, k, l, sched, &s, (cl_uint)nargs, ms, err, errlen);
+		else
+			e = enqueue(env, k, l, NULL, ms);
 		if (e != CL_SUCCESS && !err[0])
 			snprintf(err, errlen, "launch failed: %d", e);
 	}
@@ -379,6 +420,12 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 	cl_event *evs = calloc((size_t)(iters > 0 ? iters : 1), sizeof(*evs));
 	struct aos_vndrange rec;
 	cl_int e;
+	int direct = sched && sched->direct_wave;
+	char direct_name[256];
+	if (direct) {
+		snprintf(direct_name, sizeof(direct_name), "%s%s", AOS_DIRECT_KERNEL_PREFIX, kernel);
+		kernel = direct_name;
+	}
 	cl_kernel k = clCreateKernel(prog, kernel, &e);
 	if (!k)
 		return e;
@@ -401,6 +448,27 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 		e = clFinish(env->queue);
 	double t0 = now_wall_ms();
 	for (int i = 0; e == CL_SUCCESS && i < iters; i++) {
+		if (direct) {
+			/* Waves of direct_wave groups; the record is read only. evs[i] is the
+			 * last wave's: kernel_ms then covers one wave per launch. */
+			if (i == 0)
+				e = clEnqueueWriteBuffer(env->queue, s.record, CL_FALSE, 0, sizeof(rec),
+							 &rec, 0, NULL, NULL);
+			for (aos_u32 base = 0; e == CL_SUCCESS && base < rec.total_groups;) {
+				aos_u32 left = rec.total_groups - base;
+				aos_u32 n = sched->direct_wave < left ? (aos_u32)sched->direct_wave : left;
+				size_t wave[3] = { n * l->local[0], l->local[1], l->local[2] };
+				if (evs[i])
+					clReleaseEvent(evs[i]);
+				evs[i] = NULL;
+				e = clSetKernelArg(k, (cl_uint)nargs + 1, sizeof(base), &base);
+				if (e == CL_SUCCESS)
+					e = clEnqueueNDRangeKernel(env->queue, k, l->dims, l->offset, wave,
+								   l->local, 0, NULL, &evs[i]);
+				base += n;
+			}
+			continue;
+		}
 		if (sched)
 			e = clEnqueueWriteBuffer(env->queue, s.record, CL_FALSE, 0, sizeof(rec), &rec, 0,
 						 NULL, NULL);

@@ -1,8 +1,9 @@
 /*
  * accelos-jit diff: differential tester. Runs the original kernel natively
  * and the rewritten kernel under several physical group counts and chunk
- * sizes (plus a stop-and-resume split), all from the same seeded inputs, and
- * compares every output buffer byte for byte.
+ * sizes (plus a stop-and-resume split), and on SPIR targets the direct kernel
+ * in waves of several sizes, all from the same seeded inputs, and compares
+ * every output buffer byte for byte.
  */
 #include "cli.h"
 #include "clrun.h"
@@ -47,26 +48,59 @@ static size_t pick_odd(size_t total, size_t cus)
 	return 1;
 }
 
+/* One rewritten run against the native outputs: 0 identical, 1 differs, 2 error. */
+static int run_one(struct aos_launch_spec *o, struct aos_clenv *env, cl_program prog,
+		   const struct aos_outputs *ref, const struct aos_sched_cfg *cfg, const char *what)
+{
+	struct aos_outputs got;
+	char err[512];
+	double ms;
+	if (aos_clrun_launch(env, prog, o->kernel, &o->launch, o->args, o->nargs, o->seed, cfg, &got,
+			     &ms, err, sizeof(err))) {
+		printf("error [%s]: %s\n", what, err);
+		return 2;
+	}
+	int bad = compare(o, ref, &got, what);
+	aos_outputs_free(&got);
+	if (!bad && o->verbose)
+		fprintf(stderr, "  %s: identical\n", what);
+	return bad;
+}
+
+/* The direct kernel in one wave, in waves of 1, of the compute units and of an odd count. */
+static int run_direct_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_program prog,
+			      const struct aos_outputs *ref, int *runs)
+{
+	size_t total = aos_launch_groups(&o->launch);
+	size_t waves[] = { total, 1, env->compute_units, pick_odd(total, env->compute_units) };
+	char what[128];
+	for (size_t w = 0; w < sizeof(waves) / sizeof(waves[0]); w++) {
+		size_t n = waves[w] > total ? total : (waves[w] ? waves[w] : 1);
+		int seen = 0;
+		for (size_t d = 0; d < w; d++)
+			seen |= (waves[d] > total ? total : waves[d]) == n;
+		if (seen)
+			continue;
+		struct aos_sched_cfg cfg = { .direct_wave = n };
+		snprintf(what, sizeof(what), "direct waves of %zu", n);
+		int rc = run_one(o, env, prog, ref, &cfg, what);
+		if (rc)
+			return rc;
+		(*runs)++;
+	}
+	return 0;
+}
+
 static int run_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_program prog,
-		       const struct aos_outputs *ref, int rewritten)
+		       const struct aos_outputs *ref, int rewritten, int direct)
 {
 	size_t total = aos_launch_groups(&o->launch);
 	size_t cands[] = { 1, 2, env->compute_units, pick_odd(total, env->compute_units), total };
 	unsigned chunks[] = { 0, 1, 3, 8 };
-	char err[512], what[128];
+	char what[128];
 	int runs = 0;
-	if (!rewritten) {
-		struct aos_outputs got;
-		double ms;
-		if (aos_clrun_launch(env, prog, o->kernel, &o->launch, o->args, o->nargs, o->seed,
-				     NULL, &got, &ms, err, sizeof(err))) {
-			printf("error: %s\n", err);
-			return 2;
-		}
-		int bad = compare(o, ref, &got, "unrewritten");
-		aos_outputs_free(&got);
-		return bad;
-	}
+	if (!rewritten)
+		return run_one(o, env, prog, ref, NULL, "unrewritten");
 	for (size_t c = 0; c < sizeof(cands) / sizeof(cands[0]); c++) {
 		size_t p = cands[c] > total ? total : (cands[c] ? cands[c] : 1);
 		int seen = 0;
@@ -78,24 +112,19 @@ static int run_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_prog
 			int split = ch == sizeof(chunks) / sizeof(chunks[0]);
 			if (split && (p != 2 || total < 2))
 				continue;
-			struct aos_sched_cfg cfg = { p, split ? 0 : chunks[ch], split };
-			struct aos_outputs got;
-			double ms;
+			struct aos_sched_cfg cfg = { p, split ? 0 : chunks[ch], split, 0 };
 			snprintf(what, sizeof(what), "groups=%zu chunk=%u%s", p, cfg.chunk,
 				 split ? " stop+resume" : "");
-			if (aos_clrun_launch(env, prog, o->kernel, &o->launch, o->args, o->nargs,
-					     o->seed, &cfg, &got, &ms, err, sizeof(err))) {
-				printf("error [%s]: %s\n", what, err);
-				return 2;
-			}
-			int bad = compare(o, ref, &got, what);
-			aos_outputs_free(&got);
-			if (bad)
-				return 1;
-			if (o->verbose)
-				fprintf(stderr, "  %s: identical\n", what);
+			int rc = run_one(o, env, prog, ref, &cfg, what);
+			if (rc)
+				return rc;
 			runs++;
 		}
+	}
+	if (direct) {
+		int rc = run_direct_configs(o, env, prog, ref, &runs);
+		if (rc)
+			return rc;
 	}
 	if (o->verbose)
 		fprintf(stderr, "%d rewritten configurations over %zu virtual groups\n", runs, total);
@@ -160,7 +189,9 @@ static int diff_main(struct aos_launch_spec *o, struct aos_clenv *env)
 	}
 	if (!k->rewritten)
 		printf("note: %s not rewritten: %s\n", k->name, k->reason);
-	rc = run_configs(o, env, rewritten, &ref, k->rewritten);
+	/* SPIR targets carry the direct shape too (accelos/vndrange.h); PTX has only the loop. */
+	int direct = jo.target == AOS_JIT_TARGET_SPIR64 || jo.target == AOS_JIT_TARGET_SPIRV;
+	rc = run_configs(o, env, rewritten, &ref, k->rewritten, direct);
 	if (rc == 0)
 		printf("identical\n");
 out:

@@ -1,12 +1,20 @@
 /* The device scheduler under the fair policy, seen through the trace: launches shrink when another
- * arrives and grow when it leaves, more launches than the device holds rotate in waves, a launch
- * keeps the arguments it was enqueued with, and a runaway virtual group aborts its launch only. */
+ * arrives and grow when it leaves (loop shape), direct waves take the whole device in turns (direct
+ * shape), more launches than the device holds rotate in waves, a launch keeps the arguments it was
+ * enqueued with, and a runaway virtual group aborts its launch only. Built twice: test_fair_sched
+ * runs the loop shape, test_fair_sched_direct (AOS_TEST_DIRECT_WAVES) the direct one. */
 #include <stdint.h>
 #include <time.h>
 
 #include "harness.h"
 #include "spin_kernel.h"
 #include "trace_read.h"
+
+#ifdef AOS_TEST_DIRECT_WAVES
+#define WAVE_SHAPE "direct"
+#else
+#define WAVE_SHAPE "loop"
+#endif
 
 static char trace_path[64] = "/tmp/accelos-sched-trace-XXXXXX";
 static char config_path[64] = "/tmp/accelos-sched-conf-XXXXXX";
@@ -90,6 +98,7 @@ static void trace_line(const char *kernel, char *line, size_t size)
     ck_assert_msg(trace_find(trace_path, needle, line, size), "no trace line for %s", kernel);
 }
 
+#ifndef AOS_TEST_DIRECT_WAVES
 /* True when groups[] has `first` somewhere and `then` after it. */
 static bool went_from(const unsigned *groups, size_t n, unsigned first, unsigned then)
 {
@@ -141,6 +150,54 @@ START_TEST(test_shrink_when_another_arrives_grow_when_it_leaves)
     clReleaseContext(ctx);
 }
 END_TEST
+#endif
+
+/* Direct shape: a launch running alone is cut into whole-device waves, so a newcomer starts before
+ * it ends, and every wave of either spans the device's compute units (fewer only for the tail). */
+#ifdef AOS_TEST_DIRECT_WAVES
+START_TEST(test_direct_waves_take_the_whole_device_in_turns)
+{
+    cl_uint cu = compute_units();
+    cl_context ctx;
+    cl_command_queue q1;
+    aos_test_context(&ctx, &q1);
+    cl_command_queue q2 = new_queue(ctx);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    struct spin a, b;
+    spin_setup(&a, p, ctx, "spin_a", ROUNDS);
+    spin_setup(&b, p, ctx, "spin_b", ROUNDS / 2);
+    spin_enqueue(&a, q1, 0, NULL, NULL);
+    usleep(30000); /* a runs alone for a while */
+    spin_enqueue(&b, q2, 0, NULL, NULL);
+    ck_assert_int_eq(clFinish(q2), CL_SUCCESS);
+    ck_assert_int_eq(clFinish(q1), CL_SUCCESS);
+    check_out(q1, a.out, a.rounds);
+    check_out(q1, b.out, b.rounds);
+
+    char la[2048], lb[2048];
+    trace_line("spin_a", la, sizeof(la));
+    trace_line("spin_b", lb, sizeof(lb));
+    ck_assert_uint_eq(trace_field(la, "virtual_groups_done"), GROUPS);
+    ck_assert_uint_eq(trace_field(lb, "virtual_groups_done"), GROUPS);
+    ck_assert_uint_ge(trace_field(la, "waves"), 2);
+    ck_assert_msg(trace_field(lb, "start_ns") < trace_field(la, "end_ns"),
+                  "b waited for all of a: %s / %s", la, lb);
+    unsigned ga[32], gb[32];
+    size_t na = trace_groups(la, ga, 32), nb = trace_groups(lb, gb, 32);
+    ck_assert_uint_ge(na, 1);
+    ck_assert_uint_ge(nb, 1);
+    ck_assert_msg(ga[0] == cu && gb[0] == cu, "a wave did not span the device: %s / %s", la, lb);
+    for (size_t i = 0; i + 1 < na; i++)
+        ck_assert_msg(ga[i] == cu, "a shrank below the device: %s", la);
+    spin_release(&a);
+    spin_release(&b);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q2);
+    clReleaseCommandQueue(q1);
+    clReleaseContext(ctx);
+}
+END_TEST
+#endif
 
 /* Four launches on a device that holds two at one group each: waves rotate them, so all four are
  * under way at once (without slicing the last two would start only when the first two ended). */
@@ -303,14 +360,19 @@ END_TEST
 int main(void)
 {
     if (!aos_test_write_temp(trace_path, "") ||
-        !aos_test_write_temp(config_path, "slice_ms = 2\nvgroup_timeout_ms = 200\nmax_inflight_per_client = 0\n")) {
+        !aos_test_write_temp(config_path, "slice_ms = 2\nvgroup_timeout_ms = 200\nmax_inflight_per_client = 0\n"
+                                          "wave_shape = " WAVE_SHAPE "\n")) {
         perror("accelos test: temporary file");
         return 1;
     }
     Suite *s = suite_create("fair_sched");
     TCase *tc = tcase_create("fair_sched");
     tcase_set_timeout(tc, 120);
+#ifdef AOS_TEST_DIRECT_WAVES
+    tcase_add_test(tc, test_direct_waves_take_the_whole_device_in_turns);
+#else
     tcase_add_test(tc, test_shrink_when_another_arrives_grow_when_it_leaves);
+#endif
     tcase_add_test(tc, test_more_launches_than_the_device_holds_rotate);
     tcase_add_test(tc, test_launch_keeps_its_arguments);
     tcase_add_test(tc, test_runaway_virtual_group_aborts_its_launch);

@@ -50,6 +50,7 @@ START_TEST(good_file)
 			   "  slice_ms=12   # inline comment\n"
 			   "max_inflight_per_client = 0\r\n"
 			   "vgroup_timeout_ms\t=\t2500\n"
+			   "wave_shape = loop\n"
 			   "weight.1000 = 3\n"
 			   "weight.render-farm = 7\n"
 			   "weight.007 = 2"; /* no final newline; "007" is uid 7 */
@@ -62,10 +63,11 @@ START_TEST(good_file)
 	ck_assert_uint_eq(cfg.n_weights, 3);
 	ck_assert_str_eq(cfg.weights[0].client, "1000");
 	ck_assert_uint_eq(cfg.weights[0].weight, 3);
-	ck_assert_uint_eq(cfg.weights[0].line, 7);
+	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_LOOP);
+	ck_assert_uint_eq(cfg.weights[0].line, 8);
 	ck_assert_str_eq(cfg.weights[1].client, "render-farm");
 	ck_assert_str_eq(cfg.weights[2].client, "7");
-	ck_assert_uint_eq(cfg.weights[2].line, 9);
+	ck_assert_uint_eq(cfg.weights[2].line, 10);
 }
 END_TEST
 
@@ -77,6 +79,17 @@ START_TEST(shipped_example_parses)
 	ck_assert_uint_eq(cfg.slice_ms, 4);
 	ck_assert_uint_eq(cfg.max_inflight_per_client, 64);
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
+	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_AUTO);
+}
+END_TEST
+
+START_TEST(wave_shapes)
+{
+	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_AUTO);
+	ck_assert_int_eq(parse("wave_shape = direct\n"), 0);
+	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_DIRECT);
+	ck_assert_int_eq(parse("wave_shape = auto\n"), 0);
+	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_AUTO);
 }
 END_TEST
 
@@ -96,6 +109,7 @@ static const struct {
 	{ "slice_ms = 99999999999", "got '99999999999'" },
 	{ "max_inflight_per_client = 1000001", "from 0 to 1000000 (0 = unlimited)" },
 	{ "vgroup_timeout_ms = 3600001", "from 0 to 3600000 (0 = no timeout)" },
+	{ "wave_shape = persistent", "unknown wave_shape 'persistent' (expected one of: auto loop direct)" },
 	{ "bogus = 1", "unknown key 'bogus'" },
 	{ "Policy = fair", "unknown key 'Policy'" },
 	{ "just some words", "expected 'key = value', got 'just some words'" },
@@ -214,6 +228,7 @@ int main(void)
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, good_file);
 	tcase_add_test(tc, shipped_example_parses);
+	tcase_add_test(tc, wave_shapes);
 	tcase_add_loop_test(tc, each_error_has_line_and_reason, 0, (int)(sizeof(bad_lines) / sizeof(bad_lines[0])));
 	tcase_add_test(tc, nul_byte);
 	tcase_add_test(tc, all_errors_reported);
