@@ -198,7 +198,8 @@ CallInst *callRt(IRBuilder<> &B, FunctionCallee FC, ArrayRef<Value *> Args)
 	return CI;
 }
 
-// A runtime argument appended to a kernel, as its kernel_arg_* metadata.
+// A runtime argument appended to a kernel: its IR name and kernel_arg_* metadata. addrSpace 1
+// is the record (a global pointer), 0 a uint.
 struct RuntimeArg {
 	unsigned addrSpace;
 	const char *type;
@@ -207,6 +208,13 @@ struct RuntimeArg {
 
 const RuntimeArg kRecordArg = {1, "struct aos_vndrange*", "aos_vndrange"};
 const RuntimeArg kBaseArg = {0, "uint", "aos_base"};
+
+Type *runtimeArgType(LLVMContext &C, const RuntimeArg &A)
+{
+	if (A.addrSpace)
+		return Type::getInt8Ty(C)->getPointerTo(A.addrSpace);
+	return Type::getInt32Ty(C);
+}
 
 // Copies From's metadata to To, appending one kernel_arg_* entry per extra argument.
 void copyKernelMetadata(Function &From, Function &To, ArrayRef<RuntimeArg> Extra)
@@ -342,31 +350,65 @@ void replaceGridBuiltins(Function &Body)
 	}
 }
 
+// A new kernel named Name with K's arguments, attributes and metadata plus the Extra runtime
+// arguments, marked rewritten with Chunk; its body is left empty.
+Function *makeKernelShell(Function &K, const Twine &Name, ArrayRef<RuntimeArg> Extra, unsigned Chunk)
+{
+	Module &M = *K.getParent();
+	LLVMContext &C = M.getContext();
+	SmallVector<Type *, 8> params(K.getFunctionType()->param_begin(),
+				      K.getFunctionType()->param_end());
+	for (const RuntimeArg &A : Extra)
+		params.push_back(runtimeArgType(C, A));
+	auto *FT = FunctionType::get(K.getReturnType(), params, false);
+	Function *F = Function::Create(FT, K.getLinkage(), Name, &M);
+	F->copyAttributesFrom(&K);
+	dropMemoryAttrs(*F);
+	copyKernelMetadata(K, *F, Extra);
+	F->setMetadata(kRewrittenMD, MDNode::get(C, {ConstantAsMetadata::get(
+						       ConstantInt::get(Type::getInt32Ty(C), Chunk))}));
+	unsigned i = 0;
+	for (Argument &A : K.args())
+		F->getArg(i++)->setName(A.getName());
+	for (const RuntimeArg &A : Extra)
+		F->getArg(i++)->setName(A.name);
+	return F;
+}
+
+// The private scheduling context (AOS_RT_WG_WORDS words, layout: rtlib), as CtxTy.
+Value *allocContext(IRBuilder<> &B, Type *CtxTy)
+{
+	const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+	auto *WordsTy = ArrayType::get(B.getInt64Ty(), AOS_RT_WG_WORDS);
+	AllocaInst *CtxMem = B.CreateAlloca(WordsTy, DL.getAllocaAddrSpace(), nullptr, "aos.ctx");
+	CtxMem->setAlignment(Align(8));
+	return B.CreatePointerCast(CtxMem, CtxTy);
+}
+
+// Calls Body with Kernel's application arguments (its first NumArgs) and the context.
+CallInst *callBody(IRBuilder<> &B, Function &Body, Function &Kernel, unsigned NumArgs, Value *Ctx)
+{
+	SmallVector<Value *, 8> args;
+	for (unsigned a = 0; a < NumArgs; a++)
+		args.push_back(Kernel.getArg(a));
+	args.push_back(Ctx);
+	CallInst *Call = B.CreateCall(&Body, args);
+	Call->setCallingConv(Body.getCallingConv());
+	return Call;
+}
+
 // Builds the scheduling kernel that replaces K; returns it (K still exists).
 Function *makeSchedulingKernel(Function &K, Function &Body, unsigned Chunk)
 {
 	Module &M = *K.getParent();
 	LLVMContext &C = M.getContext();
-	const DataLayout &DL = M.getDataLayout();
-	Type *I8 = Type::getInt8Ty(C), *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
-	Type *RecTy = I8->getPointerTo(1);
-	Type *LocalTy = I8->getPointerTo(3);
+	Type *I32 = Type::getInt32Ty(C);
+	Type *RecTy = runtimeArgType(C, kRecordArg);
+	Type *LocalTy = Type::getInt8Ty(C)->getPointerTo(3);
 	Type *CtxTy = Body.getFunctionType()->params().back();
 
-	SmallVector<Type *, 8> params(K.getFunctionType()->param_begin(),
-				      K.getFunctionType()->param_end());
-	params.push_back(RecTy);
-	auto *FT = FunctionType::get(K.getReturnType(), params, false);
-	Function *S = Function::Create(FT, K.getLinkage(), K.getName() + ".aos.sched", &M);
-	S->copyAttributesFrom(&K);
-	dropMemoryAttrs(*S);
-	copyKernelMetadata(K, *S, {kRecordArg});
-	S->setMetadata(kRewrittenMD, MDNode::get(C, {ConstantAsMetadata::get(ConstantInt::get(I32, Chunk))}));
-	unsigned i = 0;
-	for (Argument &A : K.args())
-		S->getArg(i++)->setName(A.getName());
-	Argument *Rec = S->getArg(i);
-	Rec->setName("aos_vndrange");
+	Function *S = makeKernelShell(K, K.getName() + ".aos.sched", {kRecordArg}, Chunk);
+	Argument *Rec = S->getArg(K.arg_size());
 
 	// Two dequeue slots in local memory (layout: rtlib). PoCL recognises
 	// kernel-scope local variables by the "<kernel>." name prefix.
@@ -386,10 +428,7 @@ Function *makeSchedulingKernel(Function &K, Function &Body, unsigned Chunk)
 	BasicBlock *Exit = BasicBlock::Create(C, "aos.exit", S);
 
 	IRBuilder<> B(Entry);
-	auto *WordsTy = ArrayType::get(I64, AOS_RT_WG_WORDS);
-	AllocaInst *CtxMem = B.CreateAlloca(WordsTy, DL.getAllocaAddrSpace(), nullptr, "aos.ctx");
-	CtxMem->setAlignment(Align(8));
-	Value *Ctx = B.CreatePointerCast(CtxMem, CtxTy);
+	Value *Ctx = allocContext(B, CtxTy);
 	callRt(B, Init, {Rec, Ctx});
 	B.CreateBr(Loop);
 
@@ -402,12 +441,7 @@ Function *makeSchedulingKernel(Function &K, Function &Body, unsigned Chunk)
 	PHINode *Idx = B.CreatePHI(I32, 2, "aos.idx");
 	Idx->addIncoming(ConstantInt::get(I32, 0), Loop);
 	callRt(B, Enter, {Ctx, Idx});
-	SmallVector<Value *, 8> args;
-	for (unsigned a = 0; a + 1 < S->arg_size(); a++)
-		args.push_back(S->getArg(a));
-	args.push_back(Ctx);
-	CallInst *Call = B.CreateCall(&Body, args);
-	Call->setCallingConv(Body.getCallingConv());
+	CallInst *Call = callBody(B, Body, *S, K.arg_size(), Ctx);
 	Value *NextIdx = B.CreateAdd(Idx, ConstantInt::get(I32, 1));
 	Idx->addIncoming(NextIdx, Run);
 	B.CreateCondBr(B.CreateICmpULT(NextIdx, Count), Run, Loop);
@@ -458,48 +492,25 @@ Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk)
 {
 	Module &M = *K.getParent();
 	LLVMContext &C = M.getContext();
-	const DataLayout &DL = M.getDataLayout();
 	std::string name = std::string(AOS_DIRECT_KERNEL_PREFIX) + K.getName().str();
 	if (M.getNamedValue(name))
 		return nullptr;
-	Type *I8 = Type::getInt8Ty(C), *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C);
-	Type *RecTy = I8->getPointerTo(1);
 	Type *CtxTy = Body.getFunctionType()->params().back();
 
-	SmallVector<Type *, 8> params(K.getFunctionType()->param_begin(),
-				      K.getFunctionType()->param_end());
-	params.push_back(RecTy);
-	params.push_back(I32);
-	auto *FT = FunctionType::get(K.getReturnType(), params, false);
-	Function *D = Function::Create(FT, K.getLinkage(), name, &M);
-	D->copyAttributesFrom(&K);
-	dropMemoryAttrs(*D);
-	copyKernelMetadata(K, *D, {kRecordArg, kBaseArg});
-	D->setMetadata(kRewrittenMD, MDNode::get(C, {ConstantAsMetadata::get(ConstantInt::get(I32, Chunk))}));
+	Function *D = makeKernelShell(K, name, {kRecordArg, kBaseArg}, Chunk);
 	unsigned nargs = K.arg_size();
-	for (unsigned i = 0; i < nargs; i++)
-		D->getArg(i)->setName(K.getArg(i)->getName());
 	Argument *Rec = D->getArg(nargs), *Base = D->getArg(nargs + 1);
-	Rec->setName("aos_vndrange");
-	Base->setName("aos_base");
 	D->addParamAttr(nargs, Attribute::NoAlias);
 	D->addParamAttr(nargs, Attribute::ReadOnly);
 	D->addDereferenceableParamAttr(nargs, AOS_VNDRANGE_SIZE);
 
 	Function *DBody = cloneBodyFor(Body, name);
-	FunctionCallee Init = rtDecl(M, "aos_rt_direct_init", Type::getVoidTy(C), {RecTy, CtxTy, I32});
+	FunctionCallee Init = rtDecl(M, "aos_rt_direct_init", Type::getVoidTy(C),
+				     {Rec->getType(), CtxTy, Base->getType()});
 	IRBuilder<> B(BasicBlock::Create(C, "entry", D));
-	auto *WordsTy = ArrayType::get(I64, AOS_RT_WG_WORDS);
-	AllocaInst *CtxMem = B.CreateAlloca(WordsTy, DL.getAllocaAddrSpace(), nullptr, "aos.ctx");
-	CtxMem->setAlignment(Align(8));
-	Value *Ctx = B.CreatePointerCast(CtxMem, CtxTy);
+	Value *Ctx = allocContext(B, CtxTy);
 	callRt(B, Init, {Rec, Ctx, Base});
-	SmallVector<Value *, 8> args;
-	for (unsigned a = 0; a < nargs; a++)
-		args.push_back(D->getArg(a));
-	args.push_back(Ctx);
-	CallInst *Call = B.CreateCall(DBody, args);
-	Call->setCallingConv(DBody->getCallingConv());
+	CallInst *Call = callBody(B, *DBody, *D, nargs, Ctx);
 	B.CreateRetVoid();
 	InlineFunctionInfo IFI;
 	InlineFunction(*Call, IFI);

@@ -241,18 +241,56 @@ static cl_int enqueue(struct aos_clenv *env, cl_kernel k, const struct aos_launc
 	memcpy(global, l->global, sizeof(global));
 	if (sched)
 		global[0] = sched->phys_groups * l->local[0];
-	if (sched && sched->direct_wave) { /* one physical group per virtual group */
-		global[1] = l->local[1];
-		global[2] = l->local[2];
-	}
-	int own_offset = !sched || sched->direct_wave; /* direct waves keep the original offset */
-	cl_int e = clEnqueueNDRangeKernel(env->queue, k, l->dims, own_offset ? l->offset : NULL, global,
+	cl_int e = clEnqueueNDRangeKernel(env->queue, k, l->dims, sched ? NULL : l->offset, global,
 					  l->local, 0, NULL, &ev);
 	if (e != CL_SUCCESS)
 		return e;
 	e = clWaitForEvents(1, &ev);
 	*ms += event_ms(ev);
 	clReleaseEvent(ev);
+	return e;
+}
+
+/* The kernel a run creates: `kernel`, or its direct shape when sched asks for direct waves. */
+static const char *kernel_to_run(const char *kernel, const struct aos_sched_cfg *sched, char *buf,
+				 size_t len)
+{
+	if (!sched || !sched->direct_wave)
+		return kernel;
+	snprintf(buf, len, "%s%s", AOS_DIRECT_KERNEL_PREFIX, kernel);
+	return buf;
+}
+
+/* Enqueues the direct kernel over all `total` virtual groups in waves of `wave` groups (one
+ * physical group each, original local size and offset), the base argument at base_arg. With
+ * `ms`, waits for each wave and adds its kernel time; else *last is the last wave's event. */
+static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
+				   cl_uint base_arg, aos_u32 total, size_t wave, double *ms,
+				   cl_event *last)
+{
+	cl_int e = CL_SUCCESS;
+	for (aos_u32 base = 0; e == CL_SUCCESS && base < total;) {
+		aos_u32 left = total - base;
+		aos_u32 n = wave < left ? (aos_u32)wave : left;
+		size_t global[3] = { n * l->local[0], l->local[1], l->local[2] };
+		cl_event ev = NULL;
+		e = clSetKernelArg(k, base_arg, sizeof(base), &base);
+		if (e == CL_SUCCESS)
+			e = clEnqueueNDRangeKernel(env->queue, k, l->dims, l->offset, global, l->local, 0,
+						   NULL, &ev);
+		if (e == CL_SUCCESS && ms) {
+			e = clWaitForEvents(1, &ev);
+			*ms += event_ms(ev);
+		}
+		if (ev && !ms) {
+			if (*last)
+				clReleaseEvent(*last);
+			*last = ev;
+		} else if (ev) {
+			clReleaseEvent(ev);
+		}
+		base += n;
+	}
 	return e;
 }
 
@@ -271,16 +309,8 @@ static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_la
 		return e;
 	if ((e = clSetKernelArg(k, rec_arg, sizeof(cl_mem), &s->record)) != CL_SUCCESS)
 		return e;
-	for (aos_u32 base = 0; base < rec.total_groups;) {
-		aos_u32 left = rec.total_groups - base;
-		aos_u32 n = sched->direct_wave < left ? (aos_u32)sched->direct_wave : left;
-		struct aos_sched_cfg wave = { .phys_groups = n, .direct_wave = n };
-		if ((e = clSetKernelArg(k, rec_arg + 1, sizeof(base), &base)) != CL_SUCCESS ||
-		    (e = enqueue(env, k, l, &wave, ms)) != CL_SUCCESS)
-			return e;
-		base += n;
-	}
-	return CL_SUCCESS;
+	return enqueue_direct_waves(env, k, l, rec_arg + 1, rec.total_groups, sched->direct_wave, ms,
+				    NULL);
 }
 
 /* Runs the rewritten kernel, optionally in two launches split by budget, and
@@ -367,10 +397,7 @@ int aos_clrun_launch(struct aos_clenv *env, cl_program prog, const char *kernel,
 	*ms = 0;
 	err[0] = '\0';
 	char direct_name[256];
-	if (sched && sched->direct_wave) {
-		snprintf(direct_name, sizeof(direct_name), "%s%s", AOS_DIRECT_KERNEL_PREFIX, kernel);
-		kernel = direct_name;
-	}
+	kernel = kernel_to_run(kernel, sched, direct_name, sizeof(direct_name));
 	cl_kernel k = clCreateKernel(prog, kernel, &e);
 	if (!k) {
 		snprintf(err, errlen, "clCreateKernel(%s) failed: %d", kernel, e);
@@ -422,10 +449,7 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 	cl_int e;
 	int direct = sched && sched->direct_wave;
 	char direct_name[256];
-	if (direct) {
-		snprintf(direct_name, sizeof(direct_name), "%s%s", AOS_DIRECT_KERNEL_PREFIX, kernel);
-		kernel = direct_name;
-	}
+	kernel = kernel_to_run(kernel, sched, direct_name, sizeof(direct_name));
 	cl_kernel k = clCreateKernel(prog, kernel, &e);
 	if (!k)
 		return e;
@@ -454,19 +478,9 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 			if (i == 0)
 				e = clEnqueueWriteBuffer(env->queue, s.record, CL_FALSE, 0, sizeof(rec),
 							 &rec, 0, NULL, NULL);
-			for (aos_u32 base = 0; e == CL_SUCCESS && base < rec.total_groups;) {
-				aos_u32 left = rec.total_groups - base;
-				aos_u32 n = sched->direct_wave < left ? (aos_u32)sched->direct_wave : left;
-				size_t wave[3] = { n * l->local[0], l->local[1], l->local[2] };
-				if (evs[i])
-					clReleaseEvent(evs[i]);
-				evs[i] = NULL;
-				e = clSetKernelArg(k, (cl_uint)nargs + 1, sizeof(base), &base);
-				if (e == CL_SUCCESS)
-					e = clEnqueueNDRangeKernel(env->queue, k, l->dims, l->offset, wave,
-								   l->local, 0, NULL, &evs[i]);
-				base += n;
-			}
+			if (e == CL_SUCCESS)
+				e = enqueue_direct_waves(env, k, l, (cl_uint)nargs + 1, rec.total_groups,
+							 sched->direct_wave, NULL, &evs[i]);
 			continue;
 		}
 		if (sched)

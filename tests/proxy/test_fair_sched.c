@@ -98,6 +98,38 @@ static void trace_line(const char *kernel, char *line, size_t size)
     ck_assert_msg(trace_find(trace_path, needle, line, size), "no trace line for %s", kernel);
 }
 
+/* Runs spin_a alone for a while, then spin_b beside it, checks both results and that every
+ * virtual group ran, and returns their trace lines. */
+static void run_a_then_b(char *la, char *lb, size_t size)
+{
+    cl_context ctx;
+    cl_command_queue q1;
+    aos_test_context(&ctx, &q1);
+    cl_command_queue q2 = new_queue(ctx);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    struct spin a, b;
+    spin_setup(&a, p, ctx, "spin_a", ROUNDS);
+    spin_setup(&b, p, ctx, "spin_b", ROUNDS / 2);
+    spin_enqueue(&a, q1, 0, NULL, NULL);
+    usleep(30000); /* a runs alone for a while */
+    spin_enqueue(&b, q2, 0, NULL, NULL);
+    ck_assert_int_eq(clFinish(q2), CL_SUCCESS);
+    ck_assert_int_eq(clFinish(q1), CL_SUCCESS);
+    check_out(q1, a.out, a.rounds);
+    check_out(q1, b.out, b.rounds);
+    trace_line("spin_a", la, size);
+    trace_line("spin_b", lb, size);
+    ck_assert_uint_eq(trace_field(la, "virtual_groups_done"), GROUPS);
+    ck_assert_uint_eq(trace_field(lb, "virtual_groups_done"), GROUPS);
+    ck_assert_uint_ge(trace_field(la, "waves"), 2);
+    spin_release(&a);
+    spin_release(&b);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q2);
+    clReleaseCommandQueue(q1);
+    clReleaseContext(ctx);
+}
+
 #ifndef AOS_TEST_DIRECT_WAVES
 /* True when groups[] has `first` somewhere and `then` after it. */
 static bool went_from(const unsigned *groups, size_t n, unsigned first, unsigned then)
@@ -112,28 +144,8 @@ static bool went_from(const unsigned *groups, size_t n, unsigned first, unsigned
 
 START_TEST(test_shrink_when_another_arrives_grow_when_it_leaves)
 {
-    cl_context ctx;
-    cl_command_queue q1;
-    aos_test_context(&ctx, &q1);
-    cl_command_queue q2 = new_queue(ctx);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    struct spin a, b;
-    spin_setup(&a, p, ctx, "spin_a", ROUNDS);
-    spin_setup(&b, p, ctx, "spin_b", ROUNDS / 2);
-    spin_enqueue(&a, q1, 0, NULL, NULL);
-    usleep(30000); /* a runs alone for a while */
-    spin_enqueue(&b, q2, 0, NULL, NULL);
-    ck_assert_int_eq(clFinish(q2), CL_SUCCESS);
-    ck_assert_int_eq(clFinish(q1), CL_SUCCESS);
-    check_out(q1, a.out, a.rounds);
-    check_out(q1, b.out, b.rounds);
-
     char la[2048], lb[2048];
-    trace_line("spin_a", la, sizeof(la));
-    trace_line("spin_b", lb, sizeof(lb));
-    ck_assert_uint_eq(trace_field(la, "virtual_groups_done"), GROUPS);
-    ck_assert_uint_eq(trace_field(lb, "virtual_groups_done"), GROUPS);
-    ck_assert_uint_ge(trace_field(la, "waves"), 2);
+    run_a_then_b(la, lb, sizeof(la));
     if (compute_units() >= 2) {
         unsigned ga[32], gb[32];
         size_t na = trace_groups(la, ga, 32), nb = trace_groups(lb, gb, 32);
@@ -142,44 +154,16 @@ START_TEST(test_shrink_when_another_arrives_grow_when_it_leaves)
         ck_assert_msg(went_from(ga, na, compute_units() / 2, compute_units()), "a never grew back: %s", la);
         ck_assert_msg(nb >= 1 && gb[0] == compute_units() / 2, "b did not start on half: %s", lb);
     }
-    spin_release(&a);
-    spin_release(&b);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q2);
-    clReleaseCommandQueue(q1);
-    clReleaseContext(ctx);
 }
 END_TEST
-#endif
-
+#else
 /* Direct shape: a launch running alone is cut into whole-device waves, so a newcomer starts before
  * it ends, and every wave of either spans the device's compute units (fewer only for the tail). */
-#ifdef AOS_TEST_DIRECT_WAVES
 START_TEST(test_direct_waves_take_the_whole_device_in_turns)
 {
     cl_uint cu = compute_units();
-    cl_context ctx;
-    cl_command_queue q1;
-    aos_test_context(&ctx, &q1);
-    cl_command_queue q2 = new_queue(ctx);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    struct spin a, b;
-    spin_setup(&a, p, ctx, "spin_a", ROUNDS);
-    spin_setup(&b, p, ctx, "spin_b", ROUNDS / 2);
-    spin_enqueue(&a, q1, 0, NULL, NULL);
-    usleep(30000); /* a runs alone for a while */
-    spin_enqueue(&b, q2, 0, NULL, NULL);
-    ck_assert_int_eq(clFinish(q2), CL_SUCCESS);
-    ck_assert_int_eq(clFinish(q1), CL_SUCCESS);
-    check_out(q1, a.out, a.rounds);
-    check_out(q1, b.out, b.rounds);
-
     char la[2048], lb[2048];
-    trace_line("spin_a", la, sizeof(la));
-    trace_line("spin_b", lb, sizeof(lb));
-    ck_assert_uint_eq(trace_field(la, "virtual_groups_done"), GROUPS);
-    ck_assert_uint_eq(trace_field(lb, "virtual_groups_done"), GROUPS);
-    ck_assert_uint_ge(trace_field(la, "waves"), 2);
+    run_a_then_b(la, lb, sizeof(la));
     ck_assert_msg(trace_field(lb, "start_ns") < trace_field(la, "end_ns"),
                   "b waited for all of a: %s / %s", la, lb);
     unsigned ga[32], gb[32];
@@ -189,12 +173,6 @@ START_TEST(test_direct_waves_take_the_whole_device_in_turns)
     ck_assert_msg(ga[0] == cu && gb[0] == cu, "a wave did not span the device: %s / %s", la, lb);
     for (size_t i = 0; i + 1 < na; i++)
         ck_assert_msg(ga[i] == cu, "a shrank below the device: %s", la);
-    spin_release(&a);
-    spin_release(&b);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q2);
-    clReleaseCommandQueue(q1);
-    clReleaseContext(ctx);
 }
 END_TEST
 #endif
