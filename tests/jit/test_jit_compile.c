@@ -1,6 +1,10 @@
 /* aos_jit_compile end to end: targets, diagnostics, limits, cache. */
 #include "accelos/jit.h"
 #include "jit_internal.h"
+#include "accelos/vndrange.h"
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Core.h>
 
 #include <check.h>
 #include <errno.h>
@@ -47,6 +51,66 @@ START_TEST(spir64_bitcode_and_kernel_info)
 	ck_assert_uint_ge(k->chunk, 1);
 	ck_assert_uint_le(k->chunk, 8);
 	ck_assert_ptr_null(aos_jit_result_kernel(r, "helper"));
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+/* The module of a spir64 result, parsed (the caller disposes of it and its context). */
+static LLVMModuleRef parse_result(const struct aos_jit_result *r, LLVMContextRef ctx)
+{
+	LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+		(const char *)r->binary, r->binary_size, "result");
+	LLVMModuleRef m = NULL;
+	ck_assert_int_eq(LLVMParseBitcodeInContext2(ctx, buf, &m), 0);
+	LLVMDisposeMemoryBuffer(buf);
+	return m;
+}
+
+/* SPIR targets get the direct shape beside the loop: K's arguments, the record and the base. */
+START_TEST(spir64_has_direct_kernel)
+{
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(good, strlen(good), AOS_JIT_TARGET_SPIR64, NULL, &r), 0);
+	LLVMContextRef ctx = LLVMContextCreate();
+	LLVMModuleRef m = parse_result(r, ctx);
+	LLVMValueRef loop = LLVMGetNamedFunction(m, "k");
+	LLVMValueRef direct = LLVMGetNamedFunction(m, AOS_DIRECT_KERNEL_PREFIX "k");
+	ck_assert_ptr_nonnull(loop);
+	ck_assert_ptr_nonnull(direct);
+	ck_assert_uint_eq(LLVMCountParams(loop), 3);
+	ck_assert_uint_eq(LLVMCountParams(direct), 4);
+	ck_assert_ptr_null(LLVMGetNamedFunction(m, AOS_DIRECT_KERNEL_PREFIX "helper"));
+	LLVMDisposeModule(m);
+	LLVMContextDispose(ctx);
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+/* Work-item code must reach the device compiler unvectorized: clang's SLP vectorizer at -O2 turns
+ * these boundary compares (Parboil stencil's) into one vector compare, and PoCL then cannot vectorize the work-item loop.
+ * The -O3 in the options must not turn it back on. */
+START_TEST(front_end_leaves_vectorizing_to_the_device)
+{
+	const char *src =
+		"kernel void k(global const float *a, global float *o, int nx, int ny, int nz) {\n"
+		"  int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);\n"
+		"  long idx = i + (long)nx * (j + (long)ny * k);\n"
+		"  if (i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1) {\n"
+		"    o[idx] = a[idx]; return; }\n"
+		"  o[idx] = a[idx - 1] + a[idx + 1]; }\n";
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_SPIR64, "-O3", &r), 0);
+	LLVMContextRef ctx = LLVMContextCreate();
+	LLVMModuleRef m = parse_result(r, ctx);
+	char *text = LLVMPrintModuleToString(m);
+	const char *vec = strstr(text, " x i32>");
+	if (!vec)
+		vec = strstr(text, " x i1>");
+	const char *context = vec && vec - text > 40 ? vec - 40 : text;
+	ck_assert_msg(!vec, "vector code in the module: ...%.80s", context);
+	LLVMDisposeMessage(text);
+	LLVMDisposeModule(m);
+	LLVMContextDispose(ctx);
 	aos_jit_result_destroy(r);
 }
 END_TEST
@@ -110,6 +174,7 @@ START_TEST(ptx_for_nvidia)
 	ck_assert_ptr_nonnull(strstr(ptx, ".target sm_80"));
 	ck_assert_ptr_nonnull(strstr(ptx, "atom.global.cas"));
 	ck_assert_ptr_nonnull(strstr(ptx, "bar.sync"));
+	ck_assert_ptr_null(strstr(ptx, AOS_DIRECT_KERNEL_PREFIX)); /* GPUs keep the loop only */
 #ifdef AOS_TEST_PTXAS
 	char path[512], cmd[1200];
 	snprintf(path, sizeof(path), "%s/k.ptx", cache_dir);
@@ -220,6 +285,8 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, spir64_bitcode_and_kernel_info);
+	tcase_add_test(tc, spir64_has_direct_kernel);
+	tcase_add_test(tc, front_end_leaves_vectorizing_to_the_device);
 	tcase_add_test(tc, syntax_error_gives_native_looking_log);
 	tcase_add_test(tc, build_options_reach_clang);
 	tcase_add_test(tc, device_enqueue_left_native_with_reason);
