@@ -16,9 +16,12 @@
  * A wave's budget is slice_ms of measured device time per virtual group (remembered per kernel
  * across launches), so a newcomer waits at most about one slice for its share.
  *
- * Everything here is owned by the scheduler thread. Other threads only post: new launches, and
+ * Scheduling state is owned by whoever holds step_lock. Other threads post: new launches, and
  * inbox nodes from real-event callbacks (which may run on a driver thread, or synchronously
- * inside clSetEventCallback, so they must never wait for the scheduler).
+ * inside clSetEventCallback, so they must never wait for the scheduler). A poster that finds
+ * step_lock free runs the step itself (kick): on a small CPU device the wake-up of the
+ * scheduler thread costs as much as a short kernel, twice per launch. When the lock is taken,
+ * the holder's step loop or the scheduler thread (signalled by every post) picks the node up.
  *
  * PoCL frees failed events in ways that make a later release unsafe (ops_event.c), so an event
  * that ended in failure is parked until shutdown instead of released.
@@ -46,6 +49,7 @@
 #define ADMIT_GRACE_NS 200000000ull  /* in flight but none on the device this long: let through */
 #define WAVE_GROWTH 4u               /* a wave hands out at most this many times the last one's groups */
 #define ESTIMATES 256u               /* remembered time per virtual group, per kernel */
+#define RECENT_ENDS 8u               /* clients whose last launch ended lately */
 #define RUNAWAY_STATUS CL_OUT_OF_RESOURCES
 #define CANCELLED_STATUS CL_OUT_OF_RESOURCES
 
@@ -60,18 +64,25 @@ struct estimate {
     double ns_per_vgroup_one;
 };
 
+struct recent_end {
+    uint64_t client, ns;
+};
+
 struct device_sched {
     uint32_t index;
     const struct aos_device *dev;
     pthread_t thread;
     bool started;
+    /* Held while stepping: owns every field below "Stepper only". */
+    pthread_mutex_t step_lock;
     /* Inbox, under lock. */
     pthread_mutex_t lock;
     pthread_cond_t cond;
     struct aos_logical_node *inbox, *inbox_tail;
     struct aos_logical *incoming;
     bool poked, stopping;
-    /* Scheduler thread only. */
+    _Atomic bool has_launches; /* the stepper's list is not empty: the thread polls */
+    /* Stepper only. */
     struct aos_logical *launches;
     struct run_queue *idle_queues;
     struct aos_sched_vt *vt;
@@ -79,6 +90,8 @@ struct device_sched {
     bool have_model;
     uint64_t next_arrival;
     struct estimate estimates[ESTIMATES];
+    struct recent_end recent[RECENT_ENDS];
+    uint32_t recent_next;
     cl_event *parked;
     size_t n_parked, cap_parked;
 };
@@ -156,6 +169,8 @@ static void admit_active(struct aos_session *s, int delta)
 
 /* ---- Posting (any thread) ----------------------------------------------------------------- */
 
+static void kick(struct device_sched *d);
+
 static void post(struct aos_logical_node *n)
 {
     if (atomic_exchange(&n->posted, true))
@@ -170,6 +185,7 @@ static void post(struct aos_logical_node *n)
     d->inbox_tail = n;
     pthread_cond_signal(&d->cond);
     pthread_mutex_unlock(&d->lock);
+    kick(d);
 }
 
 static void gate_ended(cl_int status, void *data)
@@ -271,6 +287,31 @@ static bool client_has_active(struct device_sched *d, const struct aos_logical *
     return false;
 }
 
+/* Whether another client has a launch, or had one within the last slice: a client that runs
+ * launch after launch has none between its launches, for a host round trip each time. */
+static bool others_present(struct device_sched *d, const struct aos_logical *l, uint64_t slice_ns)
+{
+    for (struct aos_logical *o = d->launches; o; o = o->next)
+        if (o->client != l->client && is_active(o))
+            return true;
+    uint64_t now = aos_now_ns();
+    for (uint32_t i = 0; i < RECENT_ENDS; i++)
+        if (d->recent[i].ns && d->recent[i].client != l->client && now - d->recent[i].ns < slice_ns)
+            return true;
+    return false;
+}
+
+static void recent_end_note(struct device_sched *d, const struct aos_logical *l)
+{
+    for (uint32_t i = 0; i < RECENT_ENDS; i++)
+        if (d->recent[i].client == l->client) {
+            d->recent[i].ns = l->ended_host_ns;
+            return;
+        }
+    d->recent[d->recent_next] = (struct recent_end){.client = l->client, .ns = l->ended_host_ns};
+    d->recent_next = (d->recent_next + 1) % RECENT_ENDS;
+}
+
 static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
 {
     if (l->history_n && l->history[l->history_n - 1].groups == groups)
@@ -328,6 +369,7 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
                 (unsigned long long)l->client, l->kernel_name, status);
     }
     l->state = AOS_LOGICAL_ENDED;
+    recent_end_note(d, l);
     if (was_active && !client_has_active(d, l, l->client))
         aos_sched_vt_leave(d->vt, l->client);
     if (l->estimate_key && l->ns_per_vgroup_one > 0)
@@ -519,6 +561,11 @@ static uint32_t direct_width(const struct device_sched *d)
     return d->have_model && d->model.compute_units ? d->model.compute_units : 1;
 }
 
+static bool direct_is_narrow(const struct device_sched *d, const struct aos_logical *l)
+{
+    return l->direct && l->wave_groups < direct_width(d);
+}
+
 /* Enqueues the wave's kernel: the loop shape on `groups` physical groups under the raised budget,
  * or the direct shape on one physical group per virtual group from `base`. */
 static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, aos_u32 base, uint64_t vgroups, bool first,
@@ -547,16 +594,23 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
 {
     const struct aos_sched_config *cfg = aos_daemon_config_get();
     uint64_t remaining = l->host.total_groups - l->host.budget;
+    uint64_t slice_ns = (uint64_t)cfg->slice_ms * 1000000ull;
+    if (l->ns_per_vgroup_one <= 0)
+        l->ns_per_vgroup_one = estimate_get(d, l->estimate_key);
+    bool narrow = false;
     if (l->direct) {
-        groups = direct_width(d); /* the whole device, time-sliced */
-        share = 1.0;
+        /* The whole device, time-sliced; or all but one compute unit when one virtual group
+         * outlasts a slice, so that the others' waves start beside it (plan). */
+        uint32_t device = direct_width(d);
+        groups = aos_sched_direct_width(device, l->ns_per_vgroup_one, slice_ns, others_present(d, l, slice_ns),
+                                        remaining);
+        narrow = groups < device && groups < remaining;
+        share = (double)groups / device;
     }
     if (groups > remaining)
         groups = (uint32_t)remaining;
-    if (l->ns_per_vgroup_one <= 0)
-        l->ns_per_vgroup_one = estimate_get(d, l->estimate_key);
     double per_vgroup = l->ns_per_vgroup_one > 0 ? l->ns_per_vgroup_one / groups : 0.0;
-    uint64_t vgroups = aos_sched_slice_vgroups(per_vgroup, (uint64_t)cfg->slice_ms * 1000000ull, remaining, groups);
+    uint64_t vgroups = narrow ? groups : aos_sched_slice_vgroups(per_vgroup, slice_ns, remaining, groups);
     if (l->wave_vgroups && vgroups > (uint64_t)l->wave_vgroups * WAVE_GROWTH)
         vgroups = (uint64_t)l->wave_vgroups * WAVE_GROWTH; /* a mismeasured wave cannot end slicing */
     if (vgroups < groups)
@@ -661,8 +715,8 @@ static void plan(struct device_sched *d)
     /* Running waves hold their groups until they end; start new waves once none holds more than
      * its new share, so the device is never asked for more than it has. */
     bool settled = true;
-    for (i = 0; i < n; i++)
-        if (ls[i]->state == AOS_LOGICAL_RUNNING &&
+    for (i = 0; i < n; i++) /* direct waves do not take the solver's groups (below) */
+        if (ls[i]->state == AOS_LOGICAL_RUNNING && !ls[i]->direct &&
             (out[i].status != AOS_SCHED_RUN || ls[i]->wave_groups > out[i].groups))
             settled = false;
     if (!solved) {
@@ -671,11 +725,13 @@ static void plan(struct device_sched *d)
             if (ls[i]->state == AOS_LOGICAL_RUNNING)
                 settled = false;
     }
-    /* A direct wave takes the whole device: it starts alone, and nothing starts beside it. */
+    /* A direct wave takes the whole device: it starts alone, and nothing starts beside it. A
+     * narrow one (fewer virtual groups than compute units) leaves the rest to the others. */
     bool busy = false, direct_running = false;
     for (i = 0; i < n; i++) {
-        busy |= ls[i]->state == AOS_LOGICAL_RUNNING;
-        direct_running |= ls[i]->state == AOS_LOGICAL_RUNNING && ls[i]->direct;
+        bool wide = ls[i]->state == AOS_LOGICAL_RUNNING && !direct_is_narrow(d, ls[i]);
+        busy |= wide;
+        direct_running |= wide && ls[i]->direct;
     }
     for (size_t j = 0; settled && !direct_running && j < n; j++) {
         i = order[j];
@@ -684,8 +740,9 @@ static void plan(struct device_sched *d)
                 break; /* its turn comes when the running waves end */
             uint32_t g = out[i].groups > UINT32_MAX ? UINT32_MAX : (uint32_t)out[i].groups;
             bool started = wave_start(d, ls[i], g, out[i].share);
-            busy |= started;
-            if (!solved || (started && ls[i]->direct))
+            bool narrow = started && direct_is_narrow(d, ls[i]);
+            busy |= started && !narrow;
+            if (!solved || (started && ls[i]->direct && !narrow))
                 break;
         }
     }
@@ -700,9 +757,46 @@ done:
 
 /* ---- Thread ------------------------------------------------------------------------------- */
 
-static bool any_busy(const struct device_sched *d)
+/* Takes what was posted, then plans, until nothing more is posted. Caller holds step_lock. A
+ * callback that fires inside this step (clSetEventCallback on an ended event, clSetUserEventStatus)
+ * finds the lock taken and posts: the next round picks it up. */
+static void step(struct device_sched *d)
 {
-    return d->launches != NULL;
+    for (bool first = true;; first = false) {
+        pthread_mutex_lock(&d->lock);
+        struct aos_logical_node *inbox = d->inbox;
+        struct aos_logical *incoming = d->incoming;
+        d->inbox = d->inbox_tail = NULL;
+        d->incoming = NULL;
+        pthread_mutex_unlock(&d->lock);
+        if (!first && !inbox && !incoming)
+            return;
+        take_incoming(d, incoming);
+        take_inbox(d, inbox);
+        watch(d);
+        plan(d);
+        reap(d);
+        bool now = d->launches != NULL;
+        if (atomic_exchange(&d->has_launches, now) != now && now) {
+            pthread_mutex_lock(&d->lock); /* the thread may wait untimed: it must start polling */
+            pthread_cond_signal(&d->cond);
+            pthread_mutex_unlock(&d->lock);
+        }
+    }
+}
+
+/* Runs a step on the calling thread when nobody else is stepping; otherwise the stepper or the
+ * scheduler thread takes the posted work. */
+static void kick(struct device_sched *d)
+{
+    if (pthread_mutex_trylock(&d->step_lock) != 0)
+        return;
+    pthread_mutex_lock(&d->lock);
+    bool stopping = d->stopping;
+    pthread_mutex_unlock(&d->lock);
+    if (!stopping)
+        step(d);
+    pthread_mutex_unlock(&d->step_lock);
 }
 
 static void *sched_main(void *arg)
@@ -711,7 +805,7 @@ static void *sched_main(void *arg)
     for (;;) {
         pthread_mutex_lock(&d->lock);
         while (!d->inbox && !d->incoming && !d->poked && !d->stopping) {
-            if (!any_busy(d)) {
+            if (!atomic_load(&d->has_launches)) {
                 pthread_cond_wait(&d->cond, &d->lock);
                 continue;
             }
@@ -720,20 +814,14 @@ static void *sched_main(void *arg)
             if (pthread_cond_timedwait(&d->cond, &d->lock, &ts) == ETIMEDOUT)
                 break;
         }
-        struct aos_logical_node *inbox = d->inbox;
-        struct aos_logical *incoming = d->incoming;
         bool stopping = d->stopping;
-        d->inbox = d->inbox_tail = NULL;
-        d->incoming = NULL;
         d->poked = false;
         pthread_mutex_unlock(&d->lock);
         if (stopping)
             break;
-        take_incoming(d, incoming);
-        take_inbox(d, inbox);
-        watch(d);
-        plan(d);
-        reap(d);
+        pthread_mutex_lock(&d->step_lock);
+        step(d);
+        pthread_mutex_unlock(&d->step_lock);
     }
     return NULL;
 }
@@ -746,6 +834,7 @@ static struct device_sched *sched_for(uint32_t device)
         d->index = device;
         d->dev = aos_device_at(device);
         pthread_mutex_init(&d->lock, NULL);
+        pthread_mutex_init(&d->step_lock, NULL);
         cond_init_monotonic(&d->cond);
         d->vt = aos_sched_vt_new();
         d->have_model = aos_device_model(d->dev, &d->model);
@@ -775,6 +864,7 @@ void aos_device_sched_submit(struct aos_logical *l)
     d->incoming = l;
     pthread_cond_signal(&d->cond);
     pthread_mutex_unlock(&d->lock);
+    kick(d);
 }
 
 void aos_device_sched_poke(void)
@@ -808,6 +898,8 @@ void aos_device_sched_shutdown(void)
         pthread_cond_signal(&d->cond);
         pthread_mutex_unlock(&d->lock);
         pthread_join(d->thread, NULL);
+        pthread_mutex_lock(&d->step_lock); /* a poster's step still under way */
+        pthread_mutex_unlock(&d->step_lock);
         d->started = false;
         while (d->idle_queues) {
             struct run_queue *r = d->idle_queues;

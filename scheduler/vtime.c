@@ -218,6 +218,17 @@ uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64
 	return n > remaining ? remaining : n;
 }
 
+uint32_t aos_sched_direct_width(uint32_t compute_units, double ns_per_vgroup_one, uint64_t slice_ns,
+				bool others_present, uint64_t remaining)
+{
+	uint32_t width = compute_units ? compute_units : 1;
+	if (others_present && width > 1 && isfinite(ns_per_vgroup_one) && ns_per_vgroup_one > (double)slice_ns)
+		width--;
+	if (remaining < width)
+		width = (uint32_t)remaining;
+	return width;
+}
+
 size_t aos_sched_hold_ahead(const struct aos_sched_kernel *k, size_t n, const bool *running, double window,
 			    bool *held)
 {

@@ -267,6 +267,19 @@ int aos_sched_fair_round(const struct aos_sched_device *dev, const struct aos_sc
  */
 uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64_t remaining, uint64_t probe);
 
+/*
+ * Compute units a direct wave may hold (the direct shape runs one work-group per
+ * virtual group, and the device hands a free compute unit to whichever kernel
+ * has work-groups left). Normally all of them: waves take the device in turns.
+ * When one virtual group takes longer than a slice on one compute unit
+ * (ns_per_vgroup_one > slice_ns) and other clients are present, a turn would
+ * make them wait more than a slice, so the wave leaves one compute unit free
+ * and theirs run beside it. Never more than `remaining`, at least 1 while any
+ * remains.
+ */
+uint32_t aos_sched_direct_width(uint32_t compute_units, double ns_per_vgroup_one, uint64_t slice_ns,
+				bool others_present, uint64_t remaining);
+
 /* ------------------------------------------------------------------------ */
 /* Policies (scheduler/policy.c)                                            */
 /* ------------------------------------------------------------------------ */

@@ -228,6 +228,36 @@ START_TEST(slice_budget)
 }
 END_TEST
 
+START_TEST(direct_wave_width)
+{
+	static const struct {
+		uint32_t cus;
+		double ns_per_vgroup_one;
+		uint64_t slice_ns;
+		bool others;
+		uint64_t remaining;
+		uint32_t expect;
+	} rows[] = {
+		{ 2, 9.0 * MS, 4 * MS, true, 30, 1 },     /* ComputeQ beside short kernels: one CU left free */
+		{ 2, 9.0 * MS, 4 * MS, false, 30, 2 },    /* alone: the whole device */
+		{ 2, 0.1 * MS, 4 * MS, true, 30, 2 },     /* short groups: turns cost less than a slice */
+		{ 2, 4.0 * MS, 4 * MS, true, 30, 2 },     /* exactly a slice: turns */
+		{ 8, 5.0 * MS, 4 * MS, true, 30, 7 },
+		{ 1, 9.0 * MS, 4 * MS, true, 30, 1 },     /* one CU: nothing to leave */
+		{ 2, 0.0, 4 * MS, true, 30, 2 },          /* unmeasured: the probe spans the device */
+		{ 2, NAN, 4 * MS, true, 30, 2 },
+		{ 2, INFINITY, 4 * MS, true, 30, 2 },
+		{ 4, 0.1 * MS, 4 * MS, false, 3, 3 },     /* the tail */
+		{ 4, 9.0 * MS, 4 * MS, true, 0, 0 },      /* nothing left */
+		{ 0, 0.1 * MS, 4 * MS, false, 30, 1 },    /* no model: one */
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_msg(aos_sched_direct_width(rows[i].cus, rows[i].ns_per_vgroup_one, rows[i].slice_ns,
+						     rows[i].others, rows[i].remaining) == rows[i].expect,
+			      "row %zu", i);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sched-vtime");
@@ -242,6 +272,7 @@ int main(void)
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, order_with_small_buffer);
 	tcase_add_test(tc, slice_budget);
+	tcase_add_test(tc, direct_wave_width);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
