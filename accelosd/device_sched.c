@@ -20,8 +20,8 @@
  * inbox nodes from real-event callbacks (which may run on a driver thread, or synchronously
  * inside clSetEventCallback, so they must never wait for the scheduler). A poster that finds
  * step_lock free runs the step itself (kick): on a small CPU device the wake-up of the
- * scheduler thread costs as much as a short kernel, twice per launch. When the lock is taken,
- * the holder's step loop or the scheduler thread (signalled by every post) picks the node up.
+ * scheduler thread costs as much as a short kernel, twice per launch. Only a poster that finds
+ * the lock taken wakes the scheduler thread, which picks up what the holder's step left.
  *
  * PoCL frees failed events in ways that make a later release unsafe (ops_event.c), so an event
  * that ended in failure is parked until shutdown instead of released.
@@ -183,7 +183,6 @@ static void post(struct aos_logical_node *n)
     else
         d->inbox = n;
     d->inbox_tail = n;
-    pthread_cond_signal(&d->cond);
     pthread_mutex_unlock(&d->lock);
     kick(d);
 }
@@ -785,12 +784,16 @@ static void step(struct device_sched *d)
     }
 }
 
-/* Runs a step on the calling thread when nobody else is stepping; otherwise the stepper or the
- * scheduler thread takes the posted work. */
+/* Runs a step on the calling thread when nobody else is stepping. Otherwise the stepper may
+ * already have looked at the inbox: the scheduler thread is woken to take what is left. */
 static void kick(struct device_sched *d)
 {
-    if (pthread_mutex_trylock(&d->step_lock) != 0)
+    if (pthread_mutex_trylock(&d->step_lock) != 0) {
+        pthread_mutex_lock(&d->lock);
+        pthread_cond_signal(&d->cond);
+        pthread_mutex_unlock(&d->lock);
         return;
+    }
     pthread_mutex_lock(&d->lock);
     bool stopping = d->stopping;
     pthread_mutex_unlock(&d->lock);
@@ -862,7 +865,6 @@ void aos_device_sched_submit(struct aos_logical *l)
     pthread_mutex_lock(&d->lock);
     l->next = d->incoming;
     d->incoming = l;
-    pthread_cond_signal(&d->cond);
     pthread_mutex_unlock(&d->lock);
     kick(d);
 }
