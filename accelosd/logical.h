@@ -120,9 +120,6 @@ struct aos_logical {
 void aos_logical_ref(struct aos_logical *l);
 /* Frees what the launch owns; the scheduler has already returned its borrowed parts. */
 void aos_logical_unref(struct aos_logical *l);
-/* Releases the kernel clone, the record and the argument objects once no wave will run: the
- * application's event, which may hold the launch much longer, needs none of them. Scheduler only. */
-void aos_logical_drop_run_state(struct aos_logical *l);
 
 /* The launch's error once it has failed, else 0 (launch.c). */
 cl_int aos_logical_failed(struct aos_logical *l);
