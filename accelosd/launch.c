@@ -73,6 +73,7 @@ static bool record_fill(struct aos_vndrange *rec, const struct aos_elastic_kerne
     if (items > ek->wg_size || total > UINT32_MAX)
         return false;
     rec->total_groups = (aos_u32)total;
+    aos_vndrange_set_div_magic(rec);
     rec->next = 0;
     rec->done = 0;
     rec->budget = 0; /* each wave raises it (device_sched.c) */

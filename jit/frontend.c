@@ -65,7 +65,7 @@ int aos_frontend_compile(const char *source, size_t len, const char *options,
 		"-cl-kernel-arg-info", "-fno-color-diagnostics", "-o", out, src,
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
-	char **argv = calloc(nfixed + (size_t)nopts + 6, sizeof(*argv));
+	char **argv = calloc(nfixed + (size_t)nopts + 7, sizeof(*argv));
 	if (!argv) {
 		rc = -ENOMEM;
 		goto out;
@@ -84,6 +84,13 @@ int aos_frontend_compile(const char *source, size_t len, const char *options,
 	 * that contain them. Last, because a later -O level turns them back on. */
 	argv[a++] = "-fno-slp-vectorize";
 	argv[a++] = "-fno-vectorize";
+	/* No unrolling either, on SPIR, as PoCL's own front end (its loops arrive marked
+	 * llvm.loop.unroll.disable): PoCL vectorizes a small inner loop, but not its unrolled
+	 * copies (Parboil's mb_sad_calc, direct shape 0.69x -> 0.94x native; bench/RESULTS.md §3).
+	 * The rewrite unrolls some inner loops itself (passes/inner_loop_unroll.cpp). NVPTX keeps
+	 * clang's unrolling: unmeasured there, no GPU has run this path yet. */
+	if (t != AOS_JIT_TARGET_NVPTX64)
+		argv[a++] = "-fno-unroll-loops";
 	argv[a] = NULL;
 
 	rc = aos_worker_run(argv, lim, log);

@@ -72,6 +72,9 @@ extern "C" int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, 
 	PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
 	ModulePassManager Rewrite;
+	FunctionPassManager Unroll;
+	aos::addInnerLoopUnroll(Unroll);
+	Rewrite.addPass(createModuleToFunctionPassAdaptor(std::move(Unroll)));
 	Rewrite.addPass(aos::KernelRewritePass());
 	Rewrite.run(M, MAM);
 

@@ -19,8 +19,9 @@ extern "C" {
  * !{!"name", i32 rewritten, i32 chunk, i32 inst_count, !"reason"}. */
 #define AOS_PASSES_RESULT_MD "accelos.kernels"
 
-/* Bump whenever the rewrite's output changes; part of the JIT cache key. */
-#define AOS_PASSES_REVISION "8"
+/* Bump whenever the JIT's output changes (passes or front-end flags); part of
+ * the JIT cache key. */
+#define AOS_PASSES_REVISION "9"
 
 struct aos_kernel_result {
 	char *name;          /* kernel name (malloc'd) */

@@ -518,14 +518,6 @@ Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk)
 	return D;
 }
 
-bool isBarrier(const Function *F)
-{
-	if (!F)
-		return false;
-	StringRef N = F->getName();
-	return N == "_Z7barrierj" || N.startswith("_Z18work_group_barrierj");
-}
-
 // PoCL 3.1 workaround. Its work-group function generation loses stores made
 // in a conditional region that is followed directly by a loop starting with a
 // barrier, when all of it sits inside another loop -- exactly the shape the
@@ -550,7 +542,7 @@ void guardBarrierLoops(Function &S)
 		for (BasicBlock *BB : L->blocks())
 			for (Instruction &I : *BB)
 				if (auto *CB = dyn_cast<CallBase>(&I))
-					hasBarrier |= isBarrier(CB->getCalledFunction());
+					hasBarrier |= isBarrierFunction(CB->getCalledFunction());
 		if (hasBarrier)
 			preheaders.push_back(PH);
 	}
@@ -565,6 +557,14 @@ void guardBarrierLoops(Function &S)
 }
 
 } // namespace
+
+bool isBarrierFunction(const Function *F)
+{
+	if (!F)
+		return false;
+	StringRef N = F->getName();
+	return N == "_Z7barrierj" || N.startswith("_Z18work_group_barrierj");
+}
 
 bool rewriteKernels(Module &M)
 {

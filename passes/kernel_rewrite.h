@@ -22,7 +22,20 @@ struct DirectRecordInvariantPass : llvm::PassInfoMixin<DirectRecordInvariantPass
 	llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
+// On SPIR, marks llvm.loop.unroll.full the innermost loops that contain a
+// barrier or call no function; LLVM's full unroller, run only-when-forced
+// after it, unrolls those with a constant trip count (inner_loop_unroll.cpp).
+struct ForceUnrollInnerLoopsPass : llvm::PassInfoMixin<ForceUnrollInnerLoopsPass> {
+	llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &AM);
+};
+
+// ForceUnrollInnerLoopsPass, the only-when-forced full unroller and a cleanup.
+void addInnerLoopUnroll(llvm::FunctionPassManager &FPM);
+
 bool rewriteKernels(llvm::Module &M);
+
+// barrier() / work_group_barrier(), by their mangled names.
+bool isBarrierFunction(const llvm::Function *F);
 
 } // namespace aos
 

@@ -1,5 +1,7 @@
 // opt-15 plugin: `opt -load-pass-plugin=libaos_opt_plugin.so -passes=aos-rewrite`
-// so the rewrite can be tested on .ll files with FileCheck.
+// so the rewrite can be tested on .ll files with FileCheck
+// (also the function passes aos-force-unroll-inner-loops, which only marks,
+// and aos-unroll-inner-loops, the JIT's mark-and-unroll step).
 #include "kernel_rewrite.h"
 
 #include <llvm/Passes/PassBuilder.h>
@@ -19,6 +21,19 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
 					}
 					if (Name == "aos-rtlib-internalize") {
 						MPM.addPass(aos::RtlibInternalizePass());
+						return true;
+					}
+					return false;
+				});
+			PB.registerPipelineParsingCallback(
+				[](StringRef Name, FunctionPassManager &FPM,
+				   ArrayRef<PassBuilder::PipelineElement>) {
+					if (Name == "aos-force-unroll-inner-loops") {
+						FPM.addPass(aos::ForceUnrollInnerLoopsPass());
+						return true;
+					}
+					if (Name == "aos-unroll-inner-loops") {
+						aos::addInnerLoopUnroll(FPM);
 						return true;
 					}
 					return false;

@@ -74,11 +74,15 @@ void aos_rt_direct_init(global void *rtv, void *wgv, uint base)
 	 * own built-in (a constant in its zero-offset specialization) serves it. */
 	for (int d = 0; d < 3; d++)
 		wg->offset[d] = get_global_offset(d);
+	/* Multiplies, not divisions: the compiler may then hoist them out of the
+	 * work-item loop even where the kernel uses them under a branch. */
 	uint nx = (uint)rt->num_groups[0], ny = (uint)rt->num_groups[1];
+	uint row = aos_fastdiv(v, rt->div_magic[0]);
+	uint plane = aos_fastdiv(v, rt->div_magic[1]);
 	wg->base = v;
-	wg->group[0] = v % nx;
-	wg->group[1] = (v / nx) % ny;
-	wg->group[2] = v / (nx * ny);
+	wg->group[0] = v - row * nx;
+	wg->group[1] = row - plane * ny;
+	wg->group[2] = plane;
 }
 
 /* Master only: grab up to `chunk` groups below min(total, budget). A CAS loop

@@ -287,7 +287,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C] [--out FILE.md] KERNEL.cl|SPEC...\n");
 		return 2;
 	}
-	setenv("POCL_KERNEL_CACHE", "0", 1);
+	setenv("POCL_KERNEL_CACHE", "0", 0); /* overridable: inspecting PoCL output needs it on */
 	char cache_dir[] = "/tmp/accelos-jit-bench-XXXXXX";
 	if (!mkdtemp(cache_dir))
 		return 2;

@@ -49,9 +49,12 @@ struct aos_vndrange {
 	aos_u32 next;                 /* atomic: next virtual group to hand out */
 	aos_u32 budget;               /* stop/budget: never hand out index >= budget */
 	aos_u32 done;                 /* atomic: virtual groups completed */
+	/* Direct shape: aos_div_magic() of num_groups[0] and of num_groups[0] *
+	 * num_groups[1], so a group splits its index into x/y/z without a division. */
+	aos_u64 div_magic[2];
 };
 
-#define AOS_VNDRANGE_SIZE 120u
+#define AOS_VNDRANGE_SIZE 136u
 
 #ifdef __OPENCL_C_VERSION__
 #define AOS_OFFSETOF(t, f) __builtin_offsetof(t, f)
@@ -70,6 +73,39 @@ _Static_assert(AOS_OFFSETOF(struct aos_vndrange, total_groups) == 104, "layout")
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, next) == 108, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, budget) == 112, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, done) == 116, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, div_magic) == 120, "layout");
+
+/*
+ * Division by a launch constant d as a multiply (Lemire, Kaser and Kurz,
+ * "Faster remainder by direct computation", 2019): with m = ceil(2^64 / d),
+ * n / d is the high 64 bits of n * m for every 32-bit n and 1 < d < 2^32.
+ * d == 1 gets m = 0, for which aos_fastdiv returns n. A hardware
+ * division may trap, so the compiler must keep it where the program put it,
+ * inside the work-item loop PoCL wraps around the kernel; a multiply it can
+ * hoist out of that loop. One definition for the host, its tests and rtlib.
+ */
+static inline aos_u64 aos_div_magic(aos_u64 d)
+{
+	return d > 1 ? ~(aos_u64)0 / d + 1 : 0;
+}
+
+/* Host: fills div_magic from num_groups (after num_groups is set). */
+static inline void aos_vndrange_set_div_magic(struct aos_vndrange *r)
+{
+	r->div_magic[0] = aos_div_magic(r->num_groups[0]);
+	r->div_magic[1] = aos_div_magic(r->num_groups[0] * r->num_groups[1]);
+}
+
+static inline aos_u32 aos_fastdiv(aos_u32 n, aos_u64 m)
+{
+	/* High 64 bits of the 96-bit n * m, from two 32x32->64 products; the sum
+	 * stays below 2^64 because n * (m >> 32) <= (2^32 - 1)^2. */
+	aos_u64 lo = ((aos_u64)n * (m & 0xffffffffu)) >> 32;
+	aos_u64 hi = (aos_u64)n * (m >> 32);
+	aos_u32 q = (aos_u32)((hi + lo) >> 32);
+	/* Branch free, so the compiler sees one block it may hoist whole. */
+	return q + (m ? 0u : n);
+}
 
 /*
  * Direct shape. On SPIR targets the rewrite also emits, per rewritten kernel

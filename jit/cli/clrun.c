@@ -147,6 +147,7 @@ static void fill_record(struct aos_vndrange *r, const struct aos_launch *l, unsi
 		r->total_groups *= (aos_u32)r->num_groups[d];
 	}
 	r->budget = r->total_groups;
+	aos_vndrange_set_div_magic(r);
 }
 
 struct launch_state {

@@ -14,6 +14,44 @@ START_TEST(host_layout)
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, next), 108);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, budget), 112);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, done), 116);
+	ck_assert_uint_eq(offsetof(struct aos_vndrange, div_magic), 120);
+}
+END_TEST
+
+static void check_fastdiv(uint32_t n, uint32_t d)
+{
+	uint32_t q = aos_fastdiv(n, aos_div_magic(d));
+	if (q != n / d)
+		ck_abort_msg("aos_fastdiv(%u, magic(%u)) = %u, want %u", n, d, q, n / d);
+}
+
+/* The direct shape's group split: exact for every 32-bit dividend, at the
+ * edges (0, multiples of d and their neighbours, UINT32_MAX) and at random. */
+START_TEST(fastdiv_exact)
+{
+	const uint32_t divisors[] = { 1, 2, 3, 5, 7, 16, 80, 641, 1000003, 65535, 65536, 65537,
+				      0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu };
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (size_t i = 0; i < sizeof(divisors) / sizeof(divisors[0]); i++) {
+		uint32_t d = divisors[i];
+		const uint32_t edges[] = { 0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, UINT32_MAX,
+					   UINT32_MAX - 1, UINT32_MAX / d * d, UINT32_MAX / d * d - 1 };
+		for (size_t j = 0; j < sizeof(edges) / sizeof(edges[0]); j++)
+			check_fastdiv(edges[j], d);
+		for (int r = 0; r < 100000; r++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			check_fastdiv((uint32_t)x, d);
+		}
+	}
+	for (uint32_t d = 1; d < 5000; d++) {
+		for (uint32_t n = 0; n < 3 * d + 2; n++)
+			check_fastdiv(n, d);
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		check_fastdiv((uint32_t)x, d);
+		check_fastdiv((uint32_t)(x >> 32), (uint32_t)x | 1u);
+	}
+	ck_assert_uint_eq(aos_div_magic(1), 0);
+	ck_assert_uint_eq(aos_div_magic(0), 0);
 }
 END_TEST
 
@@ -36,6 +74,7 @@ int main(void)
 	TCase *tc = tcase_create("layout");
 	tcase_add_test(tc, host_layout);
 	tcase_add_test(tc, device_layout_matches);
+	tcase_add_test(tc, fastdiv_exact);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -56,10 +56,10 @@
 ; CHECK: aos.exit:
 ;
 ; The direct kernel: k's arguments, the record (noalias readonly
-; dereferenceable(120)) and the base; k's body runs once for the virtual group
+; dereferenceable(136)) and the base; k's body runs once for the virtual group
 ; aos_rt_direct_init picks, on its own copy of t.
 ; CHECK-LABEL: define dso_local spir_kernel void @aos_direct_k(
-; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, i8 addrspace(1)* noalias readonly dereferenceable(120) %aos_vndrange, i32 %aos_base) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
+; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, i8 addrspace(1)* noalias readonly dereferenceable(136) %aos_vndrange, i32 %aos_base) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: %aos.ctx = alloca [20 x i64]
 ; CHECK-NEXT: %[[CTX:[0-9]+]] = bitcast [20 x i64]* %aos.ctx to i8*
