@@ -18,13 +18,15 @@
 //
 // Such a loop's unroll properties become llvm.loop.unroll.full, then LLVM's
 // full unroller runs in its only-when-forced mode, so no other loop changes.
-// A loop whose trip count is not a constant stays, without unroll.disable:
-// PoCL's unroller decides, as for a native loop. A user's "#pragma nounroll"
+// A loop whose trip count is not a constant gets its unroll.disable back
+// (KeepLeftLoopsRolledPass), so PoCL sees it as it sees the native one. A
+// user's "#pragma nounroll"
 // looks the same as the front end's mark and is overridden on these loops; it
 // changes speed only, never results.
 #include "kernel_rewrite.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
@@ -65,8 +67,8 @@ bool isUnrollProperty(const Metadata *Op)
 	return S && S->getString().startswith("llvm.loop.unroll.");
 }
 
-// Replaces the loop's unroll properties by !{!"llvm.loop.unroll.full"}, keeping the others.
-void forceFullUnroll(Loop &L)
+// Replaces the loop's unroll properties by !{!"PROPERTY"}, keeping the others.
+void setUnrollProperty(Loop &L, const char *property)
 {
 	LLVMContext &C = L.getHeader()->getContext();
 	SmallVector<Metadata *, 4> ops;
@@ -75,26 +77,45 @@ void forceFullUnroll(Loop &L)
 		for (unsigned i = 1; i < ID->getNumOperands(); i++)
 			if (!isUnrollProperty(ID->getOperand(i)))
 				ops.push_back(ID->getOperand(i));
-	ops.push_back(MDNode::get(C, MDString::get(C, "llvm.loop.unroll.full")));
+	ops.push_back(MDNode::get(C, MDString::get(C, property)));
 	MDNode *ID = MDNode::getDistinct(C, ops);
 	ID->replaceOperandWith(0, ID);
 	L.setLoopID(ID);
+}
+
+bool isSpir(const Function &F)
+{
+	return StringRef(F.getParent()->getTargetTriple()).startswith("spir");
 }
 
 } // namespace
 
 PreservedAnalyses ForceUnrollInnerLoopsPass::run(Function &F, FunctionAnalysisManager &AM)
 {
-	if (!StringRef(F.getParent()->getTargetTriple()).startswith("spir"))
+	if (!isSpir(F))
 		return PreservedAnalyses::all();
 	LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
 	bool changed = false;
 	for (Loop *L : LI.getLoopsInPreorder())
 		if (worthUnrolling(*L)) {
-			forceFullUnroll(*L);
+			setUnrollProperty(*L, "llvm.loop.unroll.full");
 			changed = true;
 		}
 	// Only metadata changed: the CFG and every analysis stay valid.
+	return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+PreservedAnalyses KeepLeftLoopsRolledPass::run(Function &F, FunctionAnalysisManager &AM)
+{
+	if (!isSpir(F))
+		return PreservedAnalyses::all();
+	LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
+	bool changed = false;
+	for (Loop *L : LI.getLoopsInPreorder())
+		if (findOptionMDForLoop(L, "llvm.loop.unroll.full")) {
+			setUnrollProperty(*L, "llvm.loop.unroll.disable");
+			changed = true;
+		}
 	return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
@@ -103,6 +124,7 @@ void addInnerLoopUnroll(FunctionPassManager &FPM)
 	FPM.addPass(ForceUnrollInnerLoopsPass());
 	FPM.addPass(createFunctionToLoopPassAdaptor(
 		LoopFullUnrollPass(/*OptLevel=*/2, /*OnlyWhenForced=*/true)));
+	FPM.addPass(KeepLeftLoopsRolledPass());
 	FPM.addPass(SimplifyCFGPass());
 	FPM.addPass(InstCombinePass());
 }

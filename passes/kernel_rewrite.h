@@ -29,7 +29,14 @@ struct ForceUnrollInnerLoopsPass : llvm::PassInfoMixin<ForceUnrollInnerLoopsPass
 	llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &AM);
 };
 
-// ForceUnrollInnerLoopsPass, the only-when-forced full unroller and a cleanup.
+// On SPIR, gives loops still marked llvm.loop.unroll.full after the full
+// unroller (trip count not a constant) llvm.loop.unroll.disable back.
+struct KeepLeftLoopsRolledPass : llvm::PassInfoMixin<KeepLeftLoopsRolledPass> {
+	llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &AM);
+};
+
+// ForceUnrollInnerLoopsPass, the only-when-forced full unroller,
+// KeepLeftLoopsRolledPass and a cleanup.
 void addInnerLoopUnroll(llvm::FunctionPassManager &FPM);
 
 bool rewriteKernels(llvm::Module &M);

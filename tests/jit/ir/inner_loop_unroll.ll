@@ -5,7 +5,8 @@
 ; -fno-unroll-loops, so every loop arrives marked llvm.loop.unroll.disable).
 ;
 ; RUN: %opt -load-pass-plugin=%plugin -passes='function(aos-force-unroll-inner-loops)' -S %s -o - | FileCheck %s --check-prefix=MARK
-; RUN: %opt -load-pass-plugin=%plugin -passes='function(aos-unroll-inner-loops)' -S %s -o - | FileCheck %s
+; RUN: %opt -load-pass-plugin=%plugin -passes='function(aos-unroll-inner-loops)' -S %s -o - \
+; RUN:   | FileCheck %s --implicit-check-not=llvm.loop.unroll.full
 ; RUN: sed -e 's/^target triple = "spir64"$/target triple = "nvptx64-nvidia-nvcl"/' %s \
 ; RUN:   | %opt -load-pass-plugin=%plugin -passes='function(aos-unroll-inner-loops)' -S - -o - \
 ; RUN:   | FileCheck %s --check-prefix=NV --implicit-check-not=llvm.loop.unroll.full
@@ -54,12 +55,13 @@
 ; CHECK: call spir_func float @_Z5clampfff
 ; CHECK-NOT: call spir_func float @_Z5clampfff
 ; CHECK: icmp ult i32 %{{[0-9]+}}, 3
-; A trip count known only at run time leaves the loop as it was.
+; A trip count known only at run time leaves the loop as it was, marked
+; unroll.disable again (checked with the metadata below).
 ; CHECK-LABEL: define {{.*}} @runtime_barrier(
 ; CHECK: {{^}}[[RH:[0-9]+]]:{{ +}}; preds = %[[RH]],
 ; CHECK-COUNT-2: call spir_func void @_Z7barrierj
 ; CHECK-NOT: _Z7barrierj
-; CHECK: br i1 %{{[0-9]+}}, label %[[RH]],
+; CHECK: br i1 %{{[0-9]+}}, label %[[RH]], label %{{[0-9a-z._]+}}, !llvm.loop ![[RL:[0-9]+]]
 ; A nest: the inner trip count depends on the outer loop, the outer loop is
 ; not innermost; both stay.
 ; CHECK-LABEL: define {{.*}} @nested_barrier(
@@ -68,6 +70,8 @@
 ; CHECK: call spir_func void @_Z7barrierj
 ; CHECK: br i1 {{.*}}, !llvm.loop
 ; CHECK-NOT: _Z7barrierj
+; CHECK-DAG: ![[RL]] = distinct !{![[RL]], ![[OFF:[0-9]+]]}
+; CHECK-DAG: ![[OFF]] = !{!"llvm.loop.unroll.disable"}
 ;
 ; NVPTX keeps clang's own unrolling decisions: nothing is marked or unrolled.
 ; NV-LABEL: define {{.*}} @const_barrier(
