@@ -53,6 +53,11 @@ enum aos_jit_target aos_jit_target_for_device(const struct aos_jit_device_desc *
 	return AOS_JIT_TARGET_NONE;
 }
 
+bool aos_jit_target_has_direct(enum aos_jit_target t)
+{
+	return t == AOS_JIT_TARGET_SPIR64 || t == AOS_JIT_TARGET_SPIRV;
+}
+
 const char *aos_jit_target_name(enum aos_jit_target t)
 {
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "none";

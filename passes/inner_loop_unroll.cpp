@@ -38,25 +38,12 @@ using namespace llvm;
 namespace aos {
 namespace {
 
-// Whether some call in the loop has a callee (null: an indirect call) that
-// satisfies Pred.
-template <typename Pred> bool anyCall(const Loop &L, Pred pred)
-{
-	for (const BasicBlock *BB : L.blocks())
-		for (const Instruction &I : *BB)
-			if (const auto *CB = dyn_cast<CallBase>(&I))
-				if (pred(CB->getCalledFunction()))
-					return true;
-	return false;
-}
-
 bool worthUnrolling(const Loop &L)
 {
 	if (!L.isInnermost())
 		return false;
-	bool barrier = anyCall(L, [](const Function *F) { return isBarrierFunction(F); });
-	bool calls = anyCall(L, [](const Function *F) { return !F || !F->isIntrinsic(); });
-	return barrier || !calls;
+	bool calls = loopCallsAny(L, [](const Function *F) { return !F || !F->isIntrinsic(); });
+	return !calls || loopCallsAny(L, isBarrierFunction);
 }
 
 bool isUnrollProperty(const Metadata *Op)
@@ -82,40 +69,32 @@ void setUnrollProperty(Loop &L, const char *property)
 	L.setLoopID(ID);
 }
 
-bool isSpir(const Function &F)
+// On SPIR, sets the unroll property of every loop of F that Pick selects.
+template <typename Pred>
+PreservedAnalyses relabelLoops(Function &F, FunctionAnalysisManager &AM, Pred pick, const char *property)
 {
-	return StringRef(F.getParent()->getTargetTriple()).startswith("spir");
+	if (!isSpirModule(*F.getParent()))
+		return PreservedAnalyses::all();
+	bool changed = false;
+	for (Loop *L : AM.getResult<LoopAnalysis>(F).getLoopsInPreorder())
+		if (pick(*L)) {
+			setUnrollProperty(*L, property);
+			changed = true;
+		}
+	return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace
 
 PreservedAnalyses ForceUnrollInnerLoopsPass::run(Function &F, FunctionAnalysisManager &AM)
 {
-	if (!isSpir(F))
-		return PreservedAnalyses::all();
-	LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
-	bool changed = false;
-	for (Loop *L : LI.getLoopsInPreorder())
-		if (worthUnrolling(*L)) {
-			setUnrollProperty(*L, "llvm.loop.unroll.full");
-			changed = true;
-		}
-	// Only metadata changed: the CFG and every analysis stay valid.
-	return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+	return relabelLoops(F, AM, worthUnrolling, "llvm.loop.unroll.full");
 }
 
 PreservedAnalyses KeepLeftLoopsRolledPass::run(Function &F, FunctionAnalysisManager &AM)
 {
-	if (!isSpir(F))
-		return PreservedAnalyses::all();
-	LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
-	bool changed = false;
-	for (Loop *L : LI.getLoopsInPreorder())
-		if (findOptionMDForLoop(L, "llvm.loop.unroll.full")) {
-			setUnrollProperty(*L, "llvm.loop.unroll.disable");
-			changed = true;
-		}
-	return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+	return relabelLoops(F, AM, [](const Loop &L) { return findOptionMDForLoop(&L, "llvm.loop.unroll.full"); },
+			    "llvm.loop.unroll.disable");
 }
 
 void addInnerLoopUnroll(FunctionPassManager &FPM)

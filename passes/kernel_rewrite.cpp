@@ -529,21 +529,14 @@ void guardBarrierLoops(Function &S)
 {
 	Module &M = *S.getParent();
 	Function *Barrier = M.getFunction("_Z7barrierj");
-	if (!Barrier || !StringRef(M.getTargetTriple()).startswith("spir"))
+	if (!Barrier || !isSpirModule(M))
 		return;
 	DominatorTree DT(S);
 	LoopInfo LI(DT);
 	std::vector<BasicBlock *> preheaders;
 	for (Loop *L : LI.getLoopsInPreorder()) {
 		BasicBlock *PH = L->getLoopPreheader();
-		if (!PH)
-			continue;
-		bool hasBarrier = false;
-		for (BasicBlock *BB : L->blocks())
-			for (Instruction &I : *BB)
-				if (auto *CB = dyn_cast<CallBase>(&I))
-					hasBarrier |= isBarrierFunction(CB->getCalledFunction());
-		if (hasBarrier)
+		if (PH && loopCallsAny(*L, isBarrierFunction))
 			preheaders.push_back(PH);
 	}
 	Type *I32 = Type::getInt32Ty(M.getContext());
@@ -564,6 +557,11 @@ bool isBarrierFunction(const Function *F)
 		return false;
 	StringRef N = F->getName();
 	return N == "_Z7barrierj" || N.startswith("_Z18work_group_barrierj");
+}
+
+bool isSpirModule(const Module &M)
+{
+	return StringRef(M.getTargetTriple()).startswith("spir");
 }
 
 bool rewriteKernels(Module &M)
@@ -604,7 +602,7 @@ bool rewriteKernels(Module &M)
 		Function *Body = makeBody(*K, CtxTy);
 		replaceGridBuiltins(*Body);
 		Function *S = makeSchedulingKernel(*K, *Body, chunk);
-		if (StringRef(M.getTargetTriple()).startswith("spir"))
+		if (isSpirModule(M))
 			makeDirectKernel(*K, *Body, chunk);
 		Body->eraseFromParent();
 		guardBarrierLoops(*S);

@@ -3,6 +3,8 @@
 #ifndef AOS_KERNEL_REWRITE_H
 #define AOS_KERNEL_REWRITE_H
 
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/PassManager.h>
 
 namespace aos {
@@ -43,6 +45,19 @@ bool rewriteKernels(llvm::Module &M);
 
 // barrier() / work_group_barrier(), by their mangled names.
 bool isBarrierFunction(const llvm::Function *F);
+// Whether some call in L (its subloops included) has a callee that Pick
+// selects; an indirect call passes nullptr.
+template <typename Pred> bool loopCallsAny(const llvm::Loop &L, Pred pick)
+{
+	for (const llvm::BasicBlock *BB : L.blocks())
+		for (const llvm::Instruction &I : *BB)
+			if (const auto *CB = llvm::dyn_cast<llvm::CallBase>(&I))
+				if (pick(CB->getCalledFunction()))
+					return true;
+	return false;
+}
+// Whether M targets SPIR (spir, spir64): PoCL and the direct shape.
+bool isSpirModule(const llvm::Module &M);
 
 } // namespace aos
 

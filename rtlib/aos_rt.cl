@@ -62,7 +62,8 @@ void aos_rt_init(global void *rtv, void *wgv)
  * physical group runs exactly one virtual group, base + get_group_id(0), and
  * the host launches the virtual NDRange as a series of waves. The record is
  * only read here, so the kernel declares it noalias and read-only: the loads
- * and divisions are uniform and leave PoCL's work-item loops.
+ * and the group split (multiplies, aos_fastdiv) are uniform and leave PoCL's
+ * work-item loops.
  */
 void aos_rt_direct_init(global void *rtv, void *wgv, uint base)
 {

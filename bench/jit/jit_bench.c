@@ -136,7 +136,7 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	r->phys = r->groups < 4u * env->compute_units ? r->groups : 4u * env->compute_units;
 	struct aos_sched_cfg cfg = { r->phys, forced_chunk, 0, 0 };
 	struct aos_sched_cfg direct = { .direct_wave = r->groups };
-	r->has_direct = jo.target == AOS_JIT_TARGET_SPIR64 || jo.target == AOS_JIT_TARGET_SPIRV;
+	r->has_direct = aos_jit_target_has_direct(jo.target);
 	if (forced_chunk)
 		r->chunk = forced_chunk;
 	/* Batch size: enough launches for ~20 ms of native work per sample. */

@@ -14,6 +14,7 @@
 #ifndef ACCELOS_JIT_H
 #define ACCELOS_JIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,9 @@ struct aos_jit_device_desc {
 /* Picks the target from the device table (jit/target.c). */
 enum aos_jit_target aos_jit_target_for_device(const struct aos_jit_device_desc *dev);
 const char *aos_jit_target_name(enum aos_jit_target t);
+/* Whether the rewrite emits the direct shape (accelos/vndrange.h) for t:
+ * the SPIR targets; PTX has only the loop. */
+bool aos_jit_target_has_direct(enum aos_jit_target t);
 /* Parses "spir64", "nvptx64", "spirv"; AOS_JIT_TARGET_NONE if unknown. */
 enum aos_jit_target aos_jit_target_parse(const char *name);
 

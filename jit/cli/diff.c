@@ -10,6 +10,7 @@
 #include "launch_spec.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,21 @@ static size_t pick_odd(size_t total, size_t cus)
 	return 1;
 }
 
+/* A candidate group count, clamped to 1..total. */
+static size_t clamp_count(size_t want, size_t total)
+{
+	return want > total ? total : (want ? want : 1);
+}
+
+/* Whether an earlier candidate than counts[i] clamps to the same count. */
+static bool tried_before(const size_t *counts, size_t i, size_t total)
+{
+	for (size_t d = 0; d < i; d++)
+		if (clamp_count(counts[d], total) == clamp_count(counts[i], total))
+			return true;
+	return false;
+}
+
 /* One rewritten run against the native outputs: 0 identical, 1 differs, 2 error. */
 static int run_one(struct aos_launch_spec *o, struct aos_clenv *env, cl_program prog,
 		   const struct aos_outputs *ref, const struct aos_sched_cfg *cfg, const char *what)
@@ -75,12 +91,9 @@ static int run_direct_configs(struct aos_launch_spec *o, struct aos_clenv *env, 
 	size_t waves[] = { total, 1, env->compute_units, pick_odd(total, env->compute_units) };
 	char what[128];
 	for (size_t w = 0; w < sizeof(waves) / sizeof(waves[0]); w++) {
-		size_t n = waves[w] > total ? total : (waves[w] ? waves[w] : 1);
-		int seen = 0;
-		for (size_t d = 0; d < w; d++)
-			seen |= (waves[d] > total ? total : waves[d]) == n;
-		if (seen)
+		if (tried_before(waves, w, total))
 			continue;
+		size_t n = clamp_count(waves[w], total);
 		struct aos_sched_cfg cfg = { .direct_wave = n };
 		snprintf(what, sizeof(what), "direct waves of %zu", n);
 		int rc = run_one(o, env, prog, ref, &cfg, what);
@@ -102,12 +115,9 @@ static int run_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_prog
 	if (!rewritten)
 		return run_one(o, env, prog, ref, NULL, "unrewritten");
 	for (size_t c = 0; c < sizeof(cands) / sizeof(cands[0]); c++) {
-		size_t p = cands[c] > total ? total : (cands[c] ? cands[c] : 1);
-		int seen = 0;
-		for (size_t d = 0; d < c; d++)
-			seen |= (cands[d] > total ? total : cands[d]) == p;
-		if (seen)
+		if (tried_before(cands, c, total))
 			continue;
+		size_t p = clamp_count(cands[c], total);
 		for (size_t ch = 0; ch <= sizeof(chunks) / sizeof(chunks[0]); ch++) {
 			int split = ch == sizeof(chunks) / sizeof(chunks[0]);
 			if (split && (p != 2 || total < 2))
@@ -189,9 +199,7 @@ static int diff_main(struct aos_launch_spec *o, struct aos_clenv *env)
 	}
 	if (!k->rewritten)
 		printf("note: %s not rewritten: %s\n", k->name, k->reason);
-	/* SPIR targets carry the direct shape too (accelos/vndrange.h); PTX has only the loop. */
-	int direct = jo.target == AOS_JIT_TARGET_SPIR64 || jo.target == AOS_JIT_TARGET_SPIRV;
-	rc = run_configs(o, env, rewritten, &ref, k->rewritten, direct);
+	rc = run_configs(o, env, rewritten, &ref, k->rewritten, aos_jit_target_has_direct(jo.target));
 	if (rc == 0)
 		printf("identical\n");
 out:
