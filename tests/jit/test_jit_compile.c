@@ -115,6 +115,33 @@ START_TEST(front_end_leaves_vectorizing_to_the_device)
 }
 END_TEST
 
+/* On SPIR the front end leaves loops rolled, as PoCL's does (jit/frontend.c), even under -O3: a
+ * loop calling a built-in keeps one clamp call per kernel shape (the loop and the direct kernel),
+ * where clang's unrolling would give four each. */
+START_TEST(front_end_leaves_unrolling_to_the_device)
+{
+	const char *src =
+		"kernel void k(global const float *a, global float *o) {\n"
+		"  size_t i = get_global_id(0); float acc = 0.0f;\n"
+		"  for (int j = 0; j < 4; j++) acc += clamp(a[i * 4 + j], 0.0f, 1.0f);\n"
+		"  o[i] = acc; }\n";
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_SPIR64, "-O3", &r), 0);
+	LLVMContextRef ctx = LLVMContextCreate();
+	LLVMModuleRef m = parse_result(r, ctx);
+	char *text = LLVMPrintModuleToString(m);
+	int calls = 0;
+	for (const char *p = text; (p = strstr(p, "call spir_func float @_Z5clampfff(")); p++)
+		calls++;
+	ck_assert_int_eq(calls, 2);
+	ck_assert_ptr_nonnull(strstr(text, "!\"llvm.loop.unroll.disable\""));
+	LLVMDisposeMessage(text);
+	LLVMDisposeModule(m);
+	LLVMContextDispose(ctx);
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
 START_TEST(syntax_error_gives_native_looking_log)
 {
 	const char *bad = "kernel void k(global int *o) {\n  o[0] = nope;\n}\n";
@@ -287,6 +314,7 @@ int main(void)
 	tcase_add_test(tc, spir64_bitcode_and_kernel_info);
 	tcase_add_test(tc, spir64_has_direct_kernel);
 	tcase_add_test(tc, front_end_leaves_vectorizing_to_the_device);
+	tcase_add_test(tc, front_end_leaves_unrolling_to_the_device);
 	tcase_add_test(tc, syntax_error_gives_native_looking_log);
 	tcase_add_test(tc, build_options_reach_clang);
 	tcase_add_test(tc, device_enqueue_left_native_with_reason);
