@@ -48,36 +48,23 @@ static bool record_fill(struct aos_vndrange *rec, const struct aos_elastic_kerne
 {
     bool fixed = ek->compile_wg[0] || ek->compile_wg[1] || ek->compile_wg[2];
     size_t items = 1;
-    uint64_t total = 1;
-    memset(rec, 0, sizeof(*rec));
-    rec->dims = shape->work_dim;
     for (cl_uint d = 0; d < 3; d++) {
         bool used = d < shape->work_dim;
-        size_t g = used ? shape->global[d] : 1;
         if (shape->local)
             local[d] = used ? shape->local[d] : 1;
         else if (fixed)
             local[d] = ek->compile_wg[d];
         else
-            local[d] = auto_local(g, d ? AUTO_LOCAL_YZ : AUTO_LOCAL_X);
-        /* Non-uniform or empty ranges and a size other than the required one: native decides. */
-        if (g == 0 || local[d] == 0 || g % local[d] || (fixed && local[d] != ek->compile_wg[d]))
+            local[d] = auto_local(used ? shape->global[d] : 1, d ? AUTO_LOCAL_YZ : AUTO_LOCAL_X);
+        /* A size other than the required one: native decides. */
+        if (fixed && local[d] != ek->compile_wg[d])
             return false;
-        rec->global_size[d] = g;
-        rec->local_size[d] = local[d];
-        rec->global_offset[d] = used && shape->offset ? shape->offset[d] : 0;
-        rec->num_groups[d] = g / local[d];
         items *= local[d];
-        total *= rec->num_groups[d];
     }
-    if (items > ek->wg_size || total > UINT32_MAX)
+    /* Non-uniform or empty ranges, or too many groups: native decides. */
+    if (items > ek->wg_size || aos_vndrange_fill(rec, shape->work_dim, shape->global, local, shape->offset))
         return false;
-    rec->total_groups = (aos_u32)total;
-    aos_vndrange_set_div_magic(rec);
-    rec->next = 0;
-    rec->done = 0;
     rec->budget = 0; /* each wave raises it (device_sched.c) */
-    rec->chunk = 0;  /* the kernel's compiled adaptive chunk */
     return true;
 }
 

@@ -32,6 +32,7 @@ typedef ulong aos_u64;
 #else
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 typedef uint32_t aos_u32;
 typedef uint64_t aos_u64;
 #endif
@@ -95,6 +96,43 @@ static inline void aos_vndrange_set_div_magic(struct aos_vndrange *r)
 	r->div_magic[0] = aos_div_magic(r->num_groups[0]);
 	r->div_magic[1] = aos_div_magic(r->num_groups[0] * r->num_groups[1]);
 }
+
+#ifndef __OPENCL_C_VERSION__
+/*
+ * Host: fills a record for a launch of `dims` dimensions (1..3) whose global
+ * and local sizes and offset (NULL: zero) are given per used dimension:
+ * unused dimensions get size 1 and offset 0, next = done = chunk = 0 and
+ * budget = total_groups (run everything). Returns 0, or -1 when the range is
+ * not uniform (a global size that is 0 or not a multiple of its local size)
+ * or has 2^32 virtual groups or more; the record is then unspecified.
+ */
+static inline int aos_vndrange_fill(struct aos_vndrange *r, aos_u32 dims, const size_t *global,
+				    const size_t *local, const size_t *offset)
+{
+	aos_u64 total = 1;
+	if (dims < 1 || dims > AOS_VNDRANGE_MAX_DIMS)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->dims = dims;
+	for (aos_u32 d = 0; d < AOS_VNDRANGE_MAX_DIMS; d++) {
+		int used = d < dims;
+		aos_u64 g = used ? global[d] : 1, l = used ? local[d] : 1;
+		if (g == 0 || l == 0 || g % l)
+			return -1;
+		r->global_size[d] = g;
+		r->local_size[d] = l;
+		r->global_offset[d] = used && offset ? offset[d] : 0;
+		r->num_groups[d] = g / l;
+		if (r->num_groups[d] > UINT32_MAX / total)
+			return -1;
+		total *= r->num_groups[d];
+	}
+	r->total_groups = (aos_u32)total;
+	r->budget = r->total_groups;
+	aos_vndrange_set_div_magic(r);
+	return 0;
+}
+#endif
 
 static inline aos_u32 aos_fastdiv(aos_u32 n, aos_u64 m)
 {

@@ -132,22 +132,14 @@ void aos_outputs_free(struct aos_outputs *o)
 	memset(o, 0, sizeof(*o));
 }
 
-static void fill_record(struct aos_vndrange *r, const struct aos_launch *l, unsigned chunk)
+/* The launch was checked uniform when parsed; CL_INVALID_GLOBAL_WORK_SIZE
+ * for one that has 2^32 virtual groups or more. */
+static cl_int fill_record(struct aos_vndrange *r, const struct aos_launch *l, unsigned chunk)
 {
-	memset(r, 0, sizeof(*r));
-	r->dims = l->dims;
+	if (aos_vndrange_fill(r, l->dims, l->global, l->local, l->offset))
+		return CL_INVALID_GLOBAL_WORK_SIZE;
 	r->chunk = chunk;
-	r->total_groups = 1;
-	for (int d = 0; d < 3; d++) {
-		int used = (cl_uint)d < l->dims;
-		r->global_size[d] = used ? l->global[d] : 1;
-		r->local_size[d] = used ? l->local[d] : 1;
-		r->global_offset[d] = used ? l->offset[d] : 0;
-		r->num_groups[d] = r->global_size[d] / r->local_size[d];
-		r->total_groups *= (aos_u32)r->num_groups[d];
-	}
-	r->budget = r->total_groups;
-	aos_vndrange_set_div_magic(r);
+	return CL_SUCCESS;
 }
 
 struct launch_state {
@@ -302,8 +294,9 @@ static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_la
 			 double *ms)
 {
 	struct aos_vndrange rec;
-	cl_int e;
-	fill_record(&rec, l, 0);
+	cl_int e = fill_record(&rec, l, 0);
+	if (e != CL_SUCCESS)
+		return e;
 	s->record = clCreateBuffer(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(rec),
 				   &rec, &e);
 	if (e != CL_SUCCESS)
@@ -321,8 +314,9 @@ static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_lau
 			double *ms, char *err, size_t errlen)
 {
 	struct aos_vndrange rec;
-	cl_int e;
-	fill_record(&rec, l, sched->chunk);
+	cl_int e = fill_record(&rec, l, sched->chunk);
+	if (e != CL_SUCCESS)
+		return e;
 	if (sched->split)
 		rec.budget = rec.total_groups / 2;
 	s->record = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
@@ -463,9 +457,10 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 	size_t global[3];
 	memcpy(global, l->global, sizeof(global));
 	if (e == CL_SUCCESS && sched) {
-		fill_record(&rec, l, sched->chunk);
+		e = fill_record(&rec, l, sched->chunk);
 		global[0] = sched->phys_groups * l->local[0];
-		s.record = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof(rec), NULL, &e);
+		if (e == CL_SUCCESS)
+			s.record = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof(rec), NULL, &e);
 		if (e == CL_SUCCESS)
 			e = clSetKernelArg(k, (cl_uint)nargs, sizeof(cl_mem), &s.record);
 	}

@@ -18,6 +18,49 @@ START_TEST(host_layout)
 }
 END_TEST
 
+/* The host's record fill: geometry, defaults, and every range it refuses. */
+START_TEST(fill_geometry)
+{
+	struct aos_vndrange r;
+	const size_t global[3] = { 48, 20, 6 }, local[3] = { 16, 4, 3 }, offset[3] = { 5, 7, 9 };
+	ck_assert_int_eq(aos_vndrange_fill(&r, 2, global, local, offset), 0);
+	ck_assert_uint_eq(r.dims, 2);
+	ck_assert_uint_eq(r.num_groups[0], 3);
+	ck_assert_uint_eq(r.num_groups[1], 5);
+	ck_assert_uint_eq(r.num_groups[2], 1); /* unused: size 1, offset 0 */
+	ck_assert_uint_eq(r.global_size[2], 1);
+	ck_assert_uint_eq(r.local_size[2], 1);
+	ck_assert_uint_eq(r.global_offset[1], 7);
+	ck_assert_uint_eq(r.global_offset[2], 0);
+	ck_assert_uint_eq(r.total_groups, 15);
+	ck_assert_uint_eq(r.budget, 15);
+	ck_assert_uint_eq(r.next + r.done + r.chunk, 0);
+	ck_assert_uint_eq(r.div_magic[0], aos_div_magic(3));
+	ck_assert_uint_eq(r.div_magic[1], aos_div_magic(15));
+
+	ck_assert_int_eq(aos_vndrange_fill(&r, 3, global, local, NULL), 0);
+	ck_assert_uint_eq(r.total_groups, 30);
+	ck_assert_uint_eq(r.global_offset[0], 0);
+
+	const size_t ragged[3] = { 50, 20, 6 }, empty[3] = { 0, 20, 6 }, zero_local[3] = { 16, 0, 3 };
+	ck_assert_int_eq(aos_vndrange_fill(&r, 1, ragged, local, NULL), -1);
+	ck_assert_int_eq(aos_vndrange_fill(&r, 1, empty, local, NULL), -1);
+	ck_assert_int_eq(aos_vndrange_fill(&r, 2, global, zero_local, NULL), -1);
+	ck_assert_int_eq(aos_vndrange_fill(&r, 0, global, local, NULL), -1);
+	ck_assert_int_eq(aos_vndrange_fill(&r, 4, global, local, NULL), -1);
+
+	/* 2^32 - 1 groups is the most; 2^32 is refused, even when the product
+	 * of two dimensions would wrap a 64-bit count. */
+	const size_t one[3] = { 1, 1, 1 };
+	const size_t most[3] = { UINT32_MAX, 1, 1 }, too_many[3] = { 1ull << 16, 1ull << 16, 1 };
+	const size_t wraps[3] = { 1ull << 32, 1ull << 32, 1 };
+	ck_assert_int_eq(aos_vndrange_fill(&r, 1, most, one, NULL), 0);
+	ck_assert_uint_eq(r.total_groups, UINT32_MAX);
+	ck_assert_int_eq(aos_vndrange_fill(&r, 2, too_many, one, NULL), -1);
+	ck_assert_int_eq(aos_vndrange_fill(&r, 2, wraps, one, NULL), -1);
+}
+END_TEST
+
 static void check_fastdiv(uint32_t n, uint32_t d)
 {
 	uint32_t q = aos_fastdiv(n, aos_div_magic(d));
@@ -75,6 +118,7 @@ int main(void)
 	tcase_add_test(tc, host_layout);
 	tcase_add_test(tc, device_layout_matches);
 	tcase_add_test(tc, fastdiv_exact);
+	tcase_add_test(tc, fill_geometry);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
