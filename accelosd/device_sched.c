@@ -60,7 +60,7 @@ struct run_queue {
 };
 
 struct estimate {
-    uint64_t key; /* an elastic kernel serial; 0 = empty */
+    uint64_t key; /* aos_elastic_estimate_key(); 0 = empty */
     double ns_per_vgroup_one;
 };
 

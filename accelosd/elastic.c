@@ -27,7 +27,21 @@
 #define NV_COMPUTE_CAPABILITY_MAJOR 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
 #define NV_COMPUTE_CAPABILITY_MINOR 0x4001
 
-static _Atomic uint64_t next_kernel_serial = 1; /* 0 means no kernel */
+
+uint64_t aos_fnv1a64(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+uint64_t aos_elastic_estimate_key(const struct aos_elastic_kernel *ek, const size_t local[3], uint32_t groups)
+{
+    uint64_t geometry[4] = { local[0], local[1], local[2], groups };
+    uint64_t key = aos_fnv1a64(ek->code_key, geometry, sizeof(geometry));
+    return key ? key : 1; /* 0 marks an empty slot */
+}
 
 struct twin_kernel_info {
     char *name;
@@ -39,6 +53,7 @@ struct twin_kernel_info {
 struct aos_elastic_program {
     _Atomic int refs;
     cl_program program; /* the rewritten build: one reference */
+    uint64_t code_hash; /* of the rewritten module's bytes */
     size_t num_kernels;
     struct twin_kernel_info *kernels;
 };
@@ -281,6 +296,7 @@ static struct aos_elastic_program *twin_from_result(struct aos_elastic_job *job)
         aos_elastic_program_unref(ep);
         return NULL; /* nothing would ever launch elastically: skip the second device build */
     }
+    ep->code_hash = aos_fnv1a64(AOS_FNV1A64_INIT, res->binary, res->binary_size);
     /* On NVIDIA the verbose build log reports each kernel's registers (twin_read_registers). */
     bool nv = job->target == AOS_JIT_TARGET_NVPTX64;
     cl_int err = CL_SUCCESS;
@@ -387,7 +403,7 @@ struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep
     ek->num_args = num_args;
     ek->runtime_args = ki->runtime_args;
     ek->regs_per_thread = ki->regs_per_thread;
-    ek->serial = atomic_fetch_add(&next_kernel_serial, 1);
+    ek->code_key = aos_fnv1a64(ep->code_hash, name, strlen(name) + 1);
     if (err == CL_SUCCESS)
         err = NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_NUM_ARGS, sizeof(twin_args), &twin_args, NULL);
     if (err != CL_SUCCESS || twin_args != num_args + ki->runtime_args || ki->runtime_args != 1 ||

@@ -32,8 +32,8 @@ struct aos_elastic_kernel {
     size_t compile_wg[3];    /* reqd_work_group_size, zeros when absent */
     uint32_t regs_per_thread; /* registers per work-item as the vendor reports them (NVIDIA:
                                * -cl-nv-verbose build log); 0 = unknown, registers do not bind */
-    uint64_t serial;          /* daemon-wide and never reused (a released kernel's address is):
-                               * keys what the scheduler remembers of this code; clones share it */
+    uint64_t code_key;        /* the rewritten module's bytes and the kernel's name: the same code
+                               * in any program of any client gets the same key */
 };
 
 /*
@@ -56,6 +56,17 @@ void aos_elastic_program_unref(struct aos_elastic_program *ep);
  * NULL when the JIT left that kernel native, or the twin does not match (argument count).
  * Destroy with aos_elastic_kernel_destroy().
  */
+/*
+ * What the scheduler remembers a kernel's time per virtual group by: its code and the launch's
+ * local size and virtual group count, so a client's first launch of a kernel that another (or an
+ * earlier process of the same application) ran before is sized from that run, not probed. Never 0.
+ */
+uint64_t aos_elastic_estimate_key(const struct aos_elastic_kernel *ek, const size_t local[3], uint32_t groups);
+
+#define AOS_FNV1A64_INIT 0xcbf29ce484222325ull
+/* FNV-1a over n bytes, continuing from h (AOS_FNV1A64_INIT to start). */
+uint64_t aos_fnv1a64(uint64_t h, const void *data, size_t n);
+
 struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep, const char *name,
                                                   cl_uint num_args);
 /* Sets an application argument on the twin and its direct shape. On an error the twin is unusable. */

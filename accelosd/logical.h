@@ -86,7 +86,7 @@ struct aos_logical {
     uint32_t n_held;
     char kernel_name[64];
     uint64_t arrival_host_ns;          /* admitted (CLOCK_MONOTONIC) */
-    uint64_t estimate_key;             /* the twin kernel's serial: time per virtual group is remembered by it */
+    uint64_t estimate_key;             /* aos_elastic_estimate_key: time per virtual group is remembered by it */
 
     /* Scheduler thread only. */
     enum aos_logical_state state;

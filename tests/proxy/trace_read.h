@@ -9,14 +9,16 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Waits (up to 5 s: records are written when a launch ends) for a line containing needle. */
-static inline bool trace_find(const char *path, const char *needle, char *line, size_t size)
+/* Waits (up to 5 s: records are written when a launch ends) for the nth line (from 1) containing
+ * needle. */
+static inline bool trace_find_nth(const char *path, const char *needle, int nth, char *line, size_t size)
 {
     for (int i = 0; i < 500; i++) {
         FILE *f = fopen(path, "r");
         if (f) {
+            int seen = 0;
             while (fgets(line, (int)size, f))
-                if (strstr(line, needle)) {
+                if (strstr(line, needle) && ++seen == nth) {
                     fclose(f);
                     return true;
                 }
@@ -25,6 +27,11 @@ static inline bool trace_find(const char *path, const char *needle, char *line, 
         usleep(10000);
     }
     return false;
+}
+
+static inline bool trace_find(const char *path, const char *needle, char *line, size_t size)
+{
+    return trace_find_nth(path, needle, 1, line, size);
 }
 
 static inline unsigned long long trace_field(const char *line, const char *key)
