@@ -36,9 +36,9 @@ uint64_t aos_fnv1a64(uint64_t h, const void *data, size_t n)
     return h;
 }
 
-uint64_t aos_elastic_estimate_key(const struct aos_elastic_kernel *ek, const size_t local[3], uint32_t groups)
+uint64_t aos_elastic_estimate_key(const struct aos_elastic_kernel *ek, const size_t local[3])
 {
-    uint64_t geometry[4] = { local[0], local[1], local[2], groups };
+    uint64_t geometry[3] = { local[0], local[1], local[2] };
     uint64_t key = aos_fnv1a64(ek->code_key, geometry, sizeof(geometry));
     return key ? key : 1; /* 0 marks an empty slot */
 }

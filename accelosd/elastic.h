@@ -58,10 +58,11 @@ void aos_elastic_program_unref(struct aos_elastic_program *ep);
  */
 /*
  * What the scheduler remembers a kernel's time per virtual group by: its code and the launch's
- * local size and virtual group count, so a client's first launch of a kernel that another (or an
- * earlier process of the same application) ran before is sized from that run, not probed. Never 0.
+ * local size, so a client's first launch of a kernel that another (or an earlier process of the
+ * same application) ran before is sized from that run, not probed. Not the group count: launches
+ * of one kernel over changing ranges (a BFS level, a scan pass) share what was measured. Never 0.
  */
-uint64_t aos_elastic_estimate_key(const struct aos_elastic_kernel *ek, const size_t local[3], uint32_t groups);
+uint64_t aos_elastic_estimate_key(const struct aos_elastic_kernel *ek, const size_t local[3]);
 
 #define AOS_FNV1A64_INIT 0xcbf29ce484222325ull
 /* FNV-1a over n bytes, continuing from h (AOS_FNV1A64_INIT to start). */
