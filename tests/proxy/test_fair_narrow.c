@@ -1,0 +1,175 @@
+/* Narrow direct waves (docs/scheduler.md §6, Wave shapes): one application runs a kernel whose
+ * every virtual group outlasts a slice; a second application's short launches must not wait a whole
+ * group each. While the second is present, the long kernel's waves hold all but one compute unit
+ * and the short launches run on the one left, so they all end before the long launch does. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clients.h"
+#include "harness.h"
+#include "spin_kernel.h"
+#include "trace_read.h"
+
+static char trace_path[64] = "/tmp/accelos-narrow-trace-XXXXXX";
+
+static const char *src = AOS_SPIN_KERNEL("long_groups") AOS_SPIN_KERNEL("short_burst");
+
+/* A long group is tens of milliseconds of spinning on one core (a slice is 4 ms); a short launch
+ * is about a millisecond of work in all. */
+enum { LOCAL = 16, LONG_ROUNDS = 3000000, LONG_GROUPS_PER_CU = 3, SHORT_GROUPS = 16, SHORT_ROUNDS = 2000,
+       SHORT_LAUNCHES = 8 };
+
+static cl_uint compute_units(void)
+{
+    cl_uint cu = 0;
+    clGetDeviceInfo(aos_test_device(), CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL);
+    return cu;
+}
+
+/* Separate pipes: a child that syncs twice on one gate could take the go meant for another. */
+struct gates {
+    struct aos_test_gate start;    /* both clients, built and ready */
+    struct aos_test_gate launched; /* client 0: its long launch is enqueued and flushed */
+    struct aos_test_gate short_go; /* client 1: send the short launches */
+};
+
+/* Launches `name` over `groups` groups of `rounds`, says so on `sent` (when not NULL), and checks a
+ * sample of its results (the full check of a long kernel would cost seconds of host time).
+ * 0, or 1 wrong results, 3 setup. */
+static int spin_launch(cl_context ctx, cl_command_queue q, cl_program p, const char *name, size_t groups,
+                       cl_uint rounds, struct aos_test_gate *sent)
+{
+    cl_int err;
+    size_t n = groups * LOCAL, local = LOCAL;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(uint32_t), NULL, &err);
+    if (!k || !out || clSetKernelArg(k, 0, sizeof(out), &out) != CL_SUCCESS ||
+        clSetKernelArg(k, 1, sizeof(rounds), &rounds) != CL_SUCCESS ||
+        clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL) != CL_SUCCESS ||
+        clFlush(q) != CL_SUCCESS || (sent && !aos_test_gate_ready(sent)))
+        return 3;
+    uint32_t got[3];
+    const size_t at[3] = {0, n / 2 + 1, n - 1};
+    int bad = 0;
+    for (int i = 0; i < 3; i++) {
+        if (clEnqueueReadBuffer(q, out, CL_TRUE, at[i] * sizeof(uint32_t), sizeof(uint32_t), &got[i], 0, NULL,
+                                NULL) != CL_SUCCESS)
+            return 3;
+        bad |= got[i] != aos_spin_expect((uint32_t)at[i], rounds);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    return bad;
+}
+
+/* Client 0 starts the long launch and says so; client 1 waits for the go, then runs its short
+ * launches one after another. */
+static int client(int index, void *arg)
+{
+    struct gates *gates = arg;
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    if (!p || !aos_test_gate_sync(&gates->start))
+        return 3;
+    if (index == 0)
+        return spin_launch(ctx, q, p, "long_groups", (size_t)compute_units() * LONG_GROUPS_PER_CU, LONG_ROUNDS,
+                           &gates->launched);
+    if (!aos_test_gate_sync(&gates->short_go))
+        return 3;
+    for (int i = 0; i < SHORT_LAUNCHES; i++) {
+        int rc = spin_launch(ctx, q, p, "short_burst", SHORT_GROUPS, SHORT_ROUNDS, NULL);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* The group counts of a trace line's groups_over_time, in order; how many were read. */
+static size_t groups_over_time(const char *line, unsigned *groups, size_t max)
+{
+    const char *p = strstr(line, "\"groups_over_time\":[");
+    ck_assert_ptr_nonnull(p);
+    p += strlen("\"groups_over_time\":[");
+    size_t n = 0;
+    unsigned long long ns;
+    unsigned g;
+    int used;
+    while (n < max && sscanf(p, "[%llu,%u]%n", &ns, &g, &used) == 2) {
+        groups[n++] = g;
+        p += used;
+        if (*p == ',')
+            p++;
+    }
+    return n;
+}
+
+START_TEST(test_short_launches_run_beside_long_groups)
+{
+    /* Nothing here touches OpenCL before the fork: each child is its own client. */
+    struct gates gates;
+    aos_test_gate_open(&gates.start);
+    aos_test_gate_open(&gates.launched);
+    aos_test_gate_open(&gates.short_go);
+    pid_t kids[2];
+    for (int c = 0; c < 2; c++)
+        kids[c] = aos_test_fork_client(client, c, &gates);
+    aos_test_gate_await_ready(&gates.start, 2);
+    aos_test_gate_go(&gates.start, 2);
+    aos_test_gate_await_ready(&gates.launched, 1);
+    aos_test_gate_await_ready(&gates.short_go, 1);
+    usleep(50000); /* the long launch's first wave is on the device and measures a group */
+    aos_test_gate_go(&gates.short_go, 1);
+    for (int i = 0; i < 2; i++) {
+        int code = aos_test_reap(kids[i]);
+        ck_assert_msg(code == 0, "client %d: exit %d (1: wrong results, 3: setup)", i, code);
+    }
+    cl_uint cu = compute_units();
+    ck_assert_uint_ge(cu, 2); /* all but one compute unit needs two */
+
+    char long_line[4096], short_line[4096];
+    ck_assert_msg(trace_find(trace_path, "\"kernel\":\"long_groups\"", long_line, sizeof(long_line)),
+                  "no trace line for the long launch");
+    ck_assert_uint_eq(trace_field(long_line, "virtual_groups_done"), cu * LONG_GROUPS_PER_CU);
+    unsigned long long long_end = trace_field(long_line, "ended_host_ns"), last_short_end = 0;
+    for (int i = 1; i <= SHORT_LAUNCHES; i++) {
+        ck_assert_msg(trace_find_nth(trace_path, "\"kernel\":\"short_burst\"", i, short_line, sizeof(short_line)),
+                      "no trace line for short launch %d", i);
+        ck_assert_uint_eq(trace_field(short_line, "virtual_groups_done"), SHORT_GROUPS);
+        unsigned long long end = trace_field(short_line, "ended_host_ns");
+        last_short_end = end > last_short_end ? end : last_short_end;
+    }
+    /* In whole-device turns each short launch would wait a long group: 8 of them outlast what is
+     * left of the long launch. */
+    ck_assert_msg(last_short_end < long_end, "the short launches ended %.1f ms after the long one",
+                  (last_short_end - long_end) / 1e6);
+    unsigned groups[64];
+    size_t n = groups_over_time(long_line, groups, 64);
+    bool narrow = false;
+    for (size_t i = 0; i < n; i++)
+        narrow |= groups[i] == cu - 1;
+    ck_assert_msg(narrow, "the long launch never ran on %u of %u compute units", cu - 1, cu);
+}
+END_TEST
+
+int main(void)
+{
+    if (!aos_test_write_temp(trace_path, "")) {
+        perror("accelos test: trace file");
+        return 1;
+    }
+    Suite *s = suite_create("fair_narrow");
+    TCase *tc = tcase_create("fair_narrow");
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, test_short_launches_run_beside_long_groups);
+    suite_add_tcase(s, tc);
+    const char *const args[] = {"--policy", "fair", "--trace", trace_path, NULL};
+    int rc = aos_test_run_suite_with_args(s, args);
+    unlink(trace_path);
+    return rc;
+}
