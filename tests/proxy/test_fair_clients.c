@@ -28,11 +28,17 @@ static uint32_t reference(const uint32_t *in, uint32_t seed, size_t i)
     return h + (uint32_t)(N / LOCAL);
 }
 
+/* Separate pipes: a child that syncs twice on one gate could take the go meant for the other. */
+struct gates {
+    struct aos_test_gate first; /* both built: run the first launch */
+    struct aos_test_gate rest;  /* both ran it: run the others */
+};
+
 /* One application: says it is ready, and runs its first launch on the first go and the rest on
  * the second, checking every result. Returns the process exit code. */
 static int client(int index, void *arg)
 {
-    struct aos_test_gate *gate = arg;
+    struct gates *gates = arg;
     uint32_t salt = 0x1000u * (uint32_t)(index + 1);
     cl_context ctx;
     cl_command_queue q;
@@ -50,11 +56,11 @@ static int client(int index, void *arg)
     clSetKernelArg(k, 0, sizeof(min), &min);
     clSetKernelArg(k, 1, sizeof(mout), &mout);
     clSetKernelArg(k, 3, LOCAL * sizeof(uint32_t), NULL);
-    if (!aos_test_gate_sync(gate))
+    if (!aos_test_gate_sync(&gates->first))
         return 3;
     int bad = 0;
     for (int round = 0; round < ROUNDS && !bad; round++) {
-        if (round == 1 && !aos_test_gate_sync(gate))
+        if (round == 1 && !aos_test_gate_sync(&gates->rest))
             return 3;
         uint32_t seed = salt + (uint32_t)round;
         size_t global = N, local = LOCAL;
@@ -76,15 +82,16 @@ static int client(int index, void *arg)
 START_TEST(test_two_clients_at_once)
 {
     /* Nothing here touches OpenCL before the fork: each child is its own client. */
-    struct aos_test_gate gate;
-    aos_test_gate_open(&gate);
+    struct gates gates;
+    aos_test_gate_open(&gates.first);
+    aos_test_gate_open(&gates.rest);
     pid_t kids[2];
     for (int c = 0; c < 2; c++)
-        kids[c] = aos_test_fork_client(client, c, &gate);
-    aos_test_gate_await_ready(&gate, 2);
-    aos_test_gate_go(&gate, 2);
+        kids[c] = aos_test_fork_client(client, c, &gates);
+    aos_test_gate_await_ready(&gates.first, 2);
+    aos_test_gate_go(&gates.first, 2);
     /* Both have run one launch and are still connected: the daemon serves both elastically. */
-    aos_test_gate_await_ready(&gate, 2);
+    aos_test_gate_await_ready(&gates.rest, 2);
     long long kernels, launches;
     for (int i = 0; i < 2; i++) {
         aos_test_status_elastic(kids[i], &kernels, &launches);
@@ -92,7 +99,7 @@ START_TEST(test_two_clients_at_once)
         ck_assert_int_eq(launches, 1);
     }
     /* The remaining rounds of both run at the same time. */
-    aos_test_gate_go(&gate, 2);
+    aos_test_gate_go(&gates.rest, 2);
     for (int i = 0; i < 2; i++) {
         int code = aos_test_reap(kids[i]);
         ck_assert_msg(code == 0, "client %d: exit %d (1: wrong results, 2: not elastic, 3/4: setup)", i, code);
