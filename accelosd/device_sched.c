@@ -456,7 +456,9 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
     aos_sched_vt_charge(d->vt, l->client, device_ns, l->wave_share);
     if (status >= 0 && l->wave_vgroups) {
         /* Smoothed: one wave delayed or sped up by the host must not size the next ones. */
-        double measured = (double)device_ns * l->wave_groups / l->wave_vgroups;
+        /* A wave of fewer virtual groups than groups (a direct box's row tail) ran them all at once. */
+        uint32_t ran_together = l->wave_groups < l->wave_vgroups ? l->wave_groups : l->wave_vgroups;
+        double measured = (double)device_ns * ran_together / l->wave_vgroups;
         l->ns_per_vgroup_one = l->ns_per_vgroup_one > 0 ? 0.5 * l->ns_per_vgroup_one + 0.5 * measured : measured;
     }
     if (l->state == AOS_LOGICAL_ENDED)
@@ -567,8 +569,13 @@ static bool direct_is_narrow(const struct device_sched *d, const struct aos_logi
 
 /* Enqueues the wave's kernel: the loop shape on `groups` physical groups under the raised budget,
  * or the direct shape on one physical group per virtual group from `base`. */
-static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, aos_u32 base, uint64_t vgroups, bool first,
-                           cl_event *ev)
+/* A direct wave's box of virtual groups (aos_vndrange_box), in groups. */
+struct wave_box {
+    aos_u64 origin[3], extent[3];
+};
+
+static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, aos_u32 base, const struct wave_box *box,
+                           bool first, cl_event *ev)
 {
     cl_int err;
     if (first)
@@ -580,12 +587,17 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, aos_u32 base,
                                                          &l->host.budget, 0, NULL, NULL);
     else
         err = CL_SUCCESS; /* the direct kernel reads only the geometry */
-    size_t phys[3] = {(l->direct ? vgroups : groups) * l->local[0], l->local[1], l->local[2]};
+    size_t phys[3] = {groups * l->local[0], l->local[1], l->local[2]}, offset[3];
+    if (l->direct)
+        for (int d = 0; d < 3; d++) {
+            phys[d] = box->extent[d] * l->local[d];
+            offset[d] = l->offset[d] + box->origin[d] * l->local[d];
+        }
     if (err == CL_SUCCESS && l->direct)
         err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, l->base_arg, sizeof(base), &base);
     if (err == CL_SUCCESS)
         err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, l->kernel, l->work_dim,
-                                                          l->direct ? l->offset : NULL, phys, l->local, 0, NULL, ev);
+                                                          l->direct ? offset : NULL, phys, l->local, 0, NULL, ev);
     return err;
 }
 
@@ -618,9 +630,12 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         return false;
     bool first = l->waves == 0;
     aos_u32 base = l->host.budget;
+    struct wave_box box = {{0, 0, 0}, {1, 1, 1}};
+    if (l->direct) /* a box of the original dimensions: the row, rows or planes that fit */
+        vgroups = aos_vndrange_box(&l->host, base, (aos_u32)vgroups, box.origin, box.extent);
     l->host.budget += (aos_u32)vgroups;
     cl_event ev = NULL;
-    cl_int err = wave_enqueue(l, groups, base, vgroups, first, &ev);
+    cl_int err = wave_enqueue(l, groups, base, &box, first, &ev);
     if (err != CL_SUCCESS) {
         l->host.budget -= (aos_u32)vgroups;
         aos_log(AOS_LOG_WARN, "sched", "client %llu: wave of %s refused (%d)", (unsigned long long)l->client,

@@ -27,6 +27,7 @@ typedef struct {
 	uint phase;           /* dequeue counter, selects the local slot */
 	uint base;            /* first virtual group of the current chunk */
 	uint prev;            /* groups in the previous chunk (for done) */
+	uint direct;          /* 1 in a direct kernel: a constant once inlined */
 } aos_wg;
 
 _Static_assert(sizeof(aos_wg) <= AOS_RT_WG_WORDS * 8, "AOS_RT_WG_WORDS too small");
@@ -55,35 +56,28 @@ void aos_rt_init(global void *rtv, void *wgv)
 	wg->phase = 0;
 	wg->base = 0;
 	wg->prev = 0;
+	wg->direct = 0;
 }
 
 /*
- * Direct shape (AOS_DIRECT_KERNEL_PREFIX kernels): no loop, no dequeue. Each
- * physical group runs exactly one virtual group, base + get_group_id(0), and
- * the host launches the virtual NDRange as a series of waves. The record is
- * only read here, so the kernel declares it noalias and read-only: the loads
- * and the group split (multiplies, aos_fastdiv) are uniform and leave PoCL's
- * work-item loops.
+ * Direct shape (AOS_DIRECT_KERNEL_PREFIX kernels): no loop, no dequeue. The
+ * host launches the virtual NDRange as a series of waves, each over a box of
+ * virtual groups in the original dimensions, with the global offset moved by
+ * the box's origin (aos_vndrange_box). A group's virtual id is then its
+ * physical id plus that shift over the local size: a subtraction and a
+ * division by a constant (PoCL compiles the local size in), no split of a
+ * linear index. The record is only read here, so the kernel declares it
+ * noalias and read-only, and its loads leave PoCL's work-item loops.
  */
 void aos_rt_direct_init(global void *rtv, void *wgv, uint base)
 {
+	(void)base; /* the wave's first virtual group, for the record; its box says where it is */
 	aos_rt_init(rtv, wgv);
 	global const struct aos_vndrange *rt = rtv;
 	aos_wg *wg = wgv;
-	uint v = base + (uint)get_group_id(0);
-	/* The host launches each wave with the original global offset, so PoCL's
-	 * own built-in (a constant in its zero-offset specialization) serves it. */
+	wg->direct = 1;
 	for (int d = 0; d < 3; d++)
-		wg->offset[d] = get_global_offset(d);
-	/* Multiplies, not divisions: the compiler may then hoist them out of the
-	 * work-item loop even where the kernel uses them under a branch. */
-	uint nx = (uint)rt->num_groups[0], ny = (uint)rt->num_groups[1];
-	uint row = aos_fastdiv(v, rt->div_magic[0]);
-	uint plane = aos_fastdiv(v, rt->div_magic[1]);
-	wg->base = v;
-	wg->group[0] = v - row * nx;
-	wg->group[1] = row - plane * ny;
-	wg->group[2] = plane;
+		wg->group[d] = (get_global_offset(d) - rt->global_offset[d]) / get_local_size(d) + get_group_id(d);
 }
 
 /* Master only: grab up to `chunk` groups below min(total, budget). A CAS loop
@@ -183,6 +177,9 @@ ulong aos_rt_global_id(void *wgv, uint d)
 	aos_wg *wg = wgv;
 	if (d >= 3)
 		return 0;
+	/* A direct wave's global ids are the original ones: the device's own. */
+	if (wg->direct)
+		return get_global_id(d);
 	/* get_local_size, not the record's copy: the physical local size is the
 	 * original one, and PoCL compiles it as a constant. */
 	return wg->group[d] * get_local_size(d) + get_local_id(d) + wg->offset[d];

@@ -50,12 +50,9 @@ struct aos_vndrange {
 	aos_u32 next;                 /* atomic: next virtual group to hand out */
 	aos_u32 budget;               /* stop/budget: never hand out index >= budget */
 	aos_u32 done;                 /* atomic: virtual groups completed */
-	/* Direct shape: aos_div_magic() of num_groups[0] and of num_groups[0] *
-	 * num_groups[1], so a group splits its index into x/y/z without a division. */
-	aos_u64 div_magic[2];
 };
 
-#define AOS_VNDRANGE_SIZE 136u
+#define AOS_VNDRANGE_SIZE 120u
 
 #ifdef __OPENCL_C_VERSION__
 #define AOS_OFFSETOF(t, f) __builtin_offsetof(t, f)
@@ -74,28 +71,6 @@ _Static_assert(AOS_OFFSETOF(struct aos_vndrange, total_groups) == 104, "layout")
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, next) == 108, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, budget) == 112, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, done) == 116, "layout");
-_Static_assert(AOS_OFFSETOF(struct aos_vndrange, div_magic) == 120, "layout");
-
-/*
- * Division by a launch constant d as a multiply (Lemire, Kaser and Kurz,
- * "Faster remainder by direct computation", 2019): with m = ceil(2^64 / d),
- * n / d is the high 64 bits of n * m for every 32-bit n and 1 < d < 2^32.
- * d == 1 gets m = 0, for which aos_fastdiv returns n. A hardware
- * division may trap, so the compiler must keep it where the program put it,
- * inside the work-item loop PoCL wraps around the kernel; a multiply it can
- * hoist out of that loop. One definition for the host, its tests and rtlib.
- */
-static inline aos_u64 aos_div_magic(aos_u64 d)
-{
-	return d > 1 ? ~(aos_u64)0 / d + 1 : 0;
-}
-
-/* Host: fills div_magic from num_groups (after num_groups is set). */
-static inline void aos_vndrange_set_div_magic(struct aos_vndrange *r)
-{
-	r->div_magic[0] = aos_div_magic(r->num_groups[0]);
-	r->div_magic[1] = aos_div_magic(r->num_groups[0] * r->num_groups[1]);
-}
 
 #ifndef __OPENCL_C_VERSION__
 /*
@@ -129,31 +104,56 @@ static inline int aos_vndrange_fill(struct aos_vndrange *r, aos_u32 dims, const 
 	}
 	r->total_groups = (aos_u32)total;
 	r->budget = r->total_groups;
-	aos_vndrange_set_div_magic(r);
 	return 0;
 }
 #endif
 
-static inline aos_u32 aos_fastdiv(aos_u32 n, aos_u64 m)
+#ifndef __OPENCL_C_VERSION__
+/*
+ * Host, direct shape: the box of virtual groups that a wave starting at the
+ * linear group `start` (< total_groups) runs when it may take up to `want`
+ * (>= 1) groups: a run within one row when start is inside a row or fewer than
+ * a row are wanted, else whole rows within one plane, else whole planes. The
+ * wave is launched over that box (global offset = original offset + origin x
+ * local size), so each group's ids come from the device, not from a division.
+ * Fills origin and extent in groups; returns the box's group count (>= 1).
+ */
+static inline aos_u32 aos_vndrange_box(const struct aos_vndrange *r, aos_u32 start, aos_u32 want,
+				       aos_u64 origin[3], aos_u64 extent[3])
 {
-	/* High 64 bits of the 96-bit n * m, from two 32x32->64 products; the sum
-	 * stays below 2^64 because n * (m >> 32) <= (2^32 - 1)^2. */
-	aos_u64 lo = ((aos_u64)n * (m & 0xffffffffu)) >> 32;
-	aos_u64 hi = (aos_u64)n * (m >> 32);
-	aos_u32 q = (aos_u32)((hi + lo) >> 32);
-	/* Branch free, so the compiler sees one block it may hoist whole. */
-	return q + (m ? 0u : n);
+	aos_u64 nx = r->num_groups[0], ny = r->num_groups[1], nz = r->num_groups[2];
+	aos_u64 left = r->total_groups - start, n = want < left ? want : left;
+	origin[0] = start % nx;
+	origin[1] = start / nx % ny;
+	origin[2] = start / (nx * ny);
+	extent[0] = extent[1] = extent[2] = 1;
+	if (origin[0] != 0 || n < nx) {
+		extent[0] = n < nx - origin[0] ? n : nx - origin[0];
+	} else if (origin[1] != 0 || n < nx * ny) {
+		extent[0] = nx;
+		extent[1] = n / nx < ny - origin[1] ? n / nx : ny - origin[1];
+	} else {
+		extent[0] = nx;
+		extent[1] = ny;
+		extent[2] = n / (nx * ny) < nz - origin[2] ? n / (nx * ny) : nz - origin[2];
+	}
+	return (aos_u32)(extent[0] * extent[1] * extent[2]);
 }
+#endif
+
 
 /*
  * Direct shape. On SPIR targets the rewrite also emits, per rewritten kernel
  * K, a loop-free kernel AOS_DIRECT_KERNEL_PREFIX "K" taking K's arguments, the
- * record (read only: next, budget and done are not used) and a uint `base`.
- * Each physical group runs the one virtual group base + get_group_id(0); the
- * host covers the virtual NDRange with waves of 1-D physical group counts
- * (dimension 0; the local size and the global offset are the original ones),
- * raising base by the wave's group count. No atomics or barriers are added, so a CPU device runs
- * it as fast as the original; a wave ends only once all of its groups did.
+ * record (read only: next, budget and done are not used) and a uint `base`
+ * (the wave's first virtual group, linear; the kernel does not need it). The
+ * host covers the virtual NDRange with waves, each over a box of virtual
+ * groups in the original dimensions (aos_vndrange_box) with the original local
+ * size and the global offset moved by origin x local size. Each group runs
+ * virtual group get_group_id(d) + (get_global_offset(d) - global_offset[d]) /
+ * local size; its global ids are the device's own. No atomics or barriers are
+ * added, so a CPU device runs it as fast as the original; a wave ends only
+ * once all of its groups did.
  */
 #define AOS_DIRECT_KERNEL_PREFIX "aos_direct_"
 

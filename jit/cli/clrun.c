@@ -258,18 +258,23 @@ static const char *kernel_to_run(const char *kernel, const struct aos_sched_cfg 
  * physical group each, original local size and offset), the base argument at base_arg. With
  * `ms`, waits for each wave and adds its kernel time; else *last is the last wave's event. */
 static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
-				   cl_uint base_arg, aos_u32 total, size_t wave, double *ms,
+				   cl_uint base_arg, const struct aos_vndrange *rec, size_t wave, double *ms,
 				   cl_event *last)
 {
 	cl_int e = CL_SUCCESS;
-	for (aos_u32 base = 0; e == CL_SUCCESS && base < total;) {
-		aos_u32 left = total - base;
-		aos_u32 n = wave < left ? (aos_u32)wave : left;
-		size_t global[3] = { n * l->local[0], l->local[1], l->local[2] };
+	aos_u32 want = wave < UINT32_MAX ? (aos_u32)wave : UINT32_MAX;
+	for (aos_u32 base = 0; e == CL_SUCCESS && base < rec->total_groups;) {
+		aos_u64 origin[3], extent[3];
+		aos_u32 n = aos_vndrange_box(rec, base, want, origin, extent);
+		size_t global[3], offset[3];
+		for (int d = 0; d < 3; d++) {
+			global[d] = extent[d] * l->local[d];
+			offset[d] = l->offset[d] + origin[d] * l->local[d];
+		}
 		cl_event ev = NULL;
 		e = clSetKernelArg(k, base_arg, sizeof(base), &base);
 		if (e == CL_SUCCESS)
-			e = clEnqueueNDRangeKernel(env->queue, k, l->dims, l->offset, global, l->local, 0,
+			e = clEnqueueNDRangeKernel(env->queue, k, l->dims, offset, global, l->local, 0,
 						   NULL, &ev);
 		if (e == CL_SUCCESS && ms) {
 			e = clWaitForEvents(1, &ev);
@@ -303,7 +308,7 @@ static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_la
 		return e;
 	if ((e = clSetKernelArg(k, rec_arg, sizeof(cl_mem), &s->record)) != CL_SUCCESS)
 		return e;
-	return enqueue_direct_waves(env, k, l, rec_arg + 1, rec.total_groups, sched->direct_wave, ms,
+	return enqueue_direct_waves(env, k, l, rec_arg + 1, &rec, sched->direct_wave, ms,
 				    NULL);
 }
 
@@ -475,7 +480,7 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 				e = clEnqueueWriteBuffer(env->queue, s.record, CL_FALSE, 0, sizeof(rec),
 							 &rec, 0, NULL, NULL);
 			if (e == CL_SUCCESS)
-				e = enqueue_direct_waves(env, k, l, (cl_uint)nargs + 1, rec.total_groups,
+				e = enqueue_direct_waves(env, k, l, (cl_uint)nargs + 1, &rec,
 							 sched->direct_wave, NULL, &evs[i]);
 			continue;
 		}

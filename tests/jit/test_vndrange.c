@@ -14,7 +14,6 @@ START_TEST(host_layout)
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, next), 108);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, budget), 112);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, done), 116);
-	ck_assert_uint_eq(offsetof(struct aos_vndrange, div_magic), 120);
 }
 END_TEST
 
@@ -35,8 +34,6 @@ START_TEST(fill_geometry)
 	ck_assert_uint_eq(r.total_groups, 15);
 	ck_assert_uint_eq(r.budget, 15);
 	ck_assert_uint_eq(r.next + r.done + r.chunk, 0);
-	ck_assert_uint_eq(r.div_magic[0], aos_div_magic(3));
-	ck_assert_uint_eq(r.div_magic[1], aos_div_magic(15));
 
 	ck_assert_int_eq(aos_vndrange_fill(&r, 3, global, local, NULL), 0);
 	ck_assert_uint_eq(r.total_groups, 30);
@@ -61,40 +58,43 @@ START_TEST(fill_geometry)
 }
 END_TEST
 
-static void check_fastdiv(uint32_t n, uint32_t d)
+/* Direct waves as boxes: walking a grid with aos_vndrange_box from group 0
+ * covers every group once, in linear order, and each box is the linear range
+ * [start, start + count) laid out in the original dimensions, within the grid
+ * and no larger than wanted; for every grid up to 5x4x3 and every wave size. */
+START_TEST(box_walk_covers_the_range)
 {
-	uint32_t q = aos_fastdiv(n, aos_div_magic(d));
-	if (q != n / d)
-		ck_abort_msg("aos_fastdiv(%u, magic(%u)) = %u, want %u", n, d, q, n / d);
-}
-
-/* The direct shape's group split: exact for every 32-bit dividend, at the
- * edges (0, multiples of d and their neighbours, UINT32_MAX) and at random. */
-START_TEST(fastdiv_exact)
-{
-	const uint32_t divisors[] = { 1, 2, 3, 5, 7, 16, 80, 641, 1000003, 65535, 65536, 65537,
-				      0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu };
-	uint64_t x = 0x9e3779b97f4a7c15ull;
-	for (size_t i = 0; i < sizeof(divisors) / sizeof(divisors[0]); i++) {
-		uint32_t d = divisors[i];
-		const uint32_t edges[] = { 0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, UINT32_MAX,
-					   UINT32_MAX - 1, UINT32_MAX / d * d, UINT32_MAX / d * d - 1 };
-		for (size_t j = 0; j < sizeof(edges) / sizeof(edges[0]); j++)
-			check_fastdiv(edges[j], d);
-		for (int r = 0; r < 100000; r++) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			check_fastdiv((uint32_t)x, d);
-		}
-	}
-	for (uint32_t d = 1; d < 5000; d++) {
-		for (uint32_t n = 0; n < 3 * d + 2; n++)
-			check_fastdiv(n, d);
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		check_fastdiv((uint32_t)x, d);
-		check_fastdiv((uint32_t)(x >> 32), (uint32_t)x | 1u);
-	}
-	ck_assert_uint_eq(aos_div_magic(1), 0);
-	ck_assert_uint_eq(aos_div_magic(0), 0);
+	for (size_t nx = 1; nx <= 5; nx++)
+		for (size_t ny = 1; ny <= 4; ny++)
+			for (size_t nz = 1; nz <= 3; nz++) {
+				const size_t global[3] = { nx * 2, ny, nz * 3 }, local[3] = { 2, 1, 3 };
+				struct aos_vndrange r;
+				ck_assert_int_eq(aos_vndrange_fill(&r, 3, global, local, NULL), 0);
+				for (aos_u32 want = 1; want <= r.total_groups + 1; want++) {
+					aos_u32 start = 0, boxes = 0;
+					while (start < r.total_groups) {
+						aos_u64 o[3], e[3];
+						aos_u32 n = aos_vndrange_box(&r, start, want, o, e);
+						ck_assert_uint_ge(n, 1);
+						ck_assert_uint_le(n, want);
+						ck_assert_uint_eq(n, e[0] * e[1] * e[2]);
+						ck_assert_uint_le(o[0] + e[0], nx);
+						ck_assert_uint_le(o[1] + e[1], ny);
+						ck_assert_uint_le(o[2] + e[2], nz);
+						/* Linear order inside the box is the original one. */
+						aos_u32 at = start;
+						for (aos_u64 z = o[2]; z < o[2] + e[2]; z++)
+							for (aos_u64 y = o[1]; y < o[1] + e[1]; y++)
+								for (aos_u64 x = o[0]; x < o[0] + e[0]; x++)
+									ck_assert_uint_eq((z * ny + y) * nx + x, at++);
+						start += n;
+						boxes++;
+					}
+					ck_assert_uint_eq(start, r.total_groups);
+					if (want >= r.total_groups)
+						ck_assert_uint_eq(boxes, 1); /* a whole-range wave is the original launch */
+				}
+			}
 }
 END_TEST
 
@@ -117,8 +117,8 @@ int main(void)
 	TCase *tc = tcase_create("layout");
 	tcase_add_test(tc, host_layout);
 	tcase_add_test(tc, device_layout_matches);
-	tcase_add_test(tc, fastdiv_exact);
 	tcase_add_test(tc, fill_geometry);
+	tcase_add_test(tc, box_walk_covers_the_range);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -56,10 +56,10 @@
 ; CHECK: aos.exit:
 ;
 ; The direct kernel: k's arguments, the record (noalias readonly
-; dereferenceable(136)) and the base; k's body runs once for the virtual group
+; dereferenceable(120)) and the base; k's body runs once for the virtual group
 ; aos_rt_direct_init picks, on its own copy of t.
 ; CHECK-LABEL: define dso_local spir_kernel void @aos_direct_k(
-; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, i8 addrspace(1)* noalias readonly dereferenceable(136) %aos_vndrange, i32 %aos_base) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
+; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, i8 addrspace(1)* noalias readonly dereferenceable(120) %aos_vndrange, i32 %aos_base) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: %aos.ctx = alloca [20 x i64]
 ; CHECK-NEXT: %[[CTX:[0-9]+]] = bitcast [20 x i64]* %aos.ctx to i8*
@@ -131,8 +131,11 @@
 ; NV: call i32 @aos_rt_dequeue(
 ;
 ; Linked as the JIT does: the scheduling kernel holds rtlib's dequeue atomics,
-; the direct kernel stays one block with none of them and one barrier; its
-; virtual group comes from the physical group id plus base.
+; the direct kernel stays one block with none of them and one barrier. A
+; direct wave runs a box of the original range with its global offset moved
+; by the box's origin (aos_vndrange_box): the virtual group is the physical
+; one plus (global offset - the record's offset at byte 56) / local size, and
+; the global id is the device's own.
 ; LINKED-LABEL: define dso_local spir_kernel void @k(
 ; LINKED: call spir_func i32 @_Z14atomic_cmpxchgPU3AS1Vjjj(
 ; LINKED-LABEL: define dso_local spir_kernel void @aos_direct_k(
@@ -141,9 +144,17 @@
 ; LINKED-NOT: atomic
 ; LINKED-NOT: aos_rt_
 ; LINKED-NOT: @_Z7barrierj
-; LINKED: %[[PG:[0-9]+]] = call spir_func i64 @_Z12get_group_idj(i32 noundef 0)
-; LINKED-NEXT: %[[PG32:[0-9]+]] = trunc i64 %[[PG]] to i32
-; LINKED-NEXT: add i32 %[[PG32]], %aos_base
+; LINKED-DAG: %[[RP:[0-9]+]] = getelementptr inbounds i8, i8 addrspace(1)* %aos_vndrange, i64 56
+; LINKED-DAG: %[[RPC:[0-9]+]] = bitcast i8 addrspace(1)* %[[RP]] to i64 addrspace(1)*
+; LINKED-DAG: %[[ROFF:[0-9]+]] = load i64, i64 addrspace(1)* %[[RPC]]
+; LINKED-DAG: %[[GOFF:[0-9]+]] = call spir_func i64 @_Z17get_global_offsetj(i32 noundef 0)
+; LINKED-DAG: %[[LSZ:[0-9]+]] = call spir_func i64 @_Z14get_local_sizej(i32 noundef 0)
+; LINKED-DAG: %[[PG:[0-9]+]] = call spir_func i64 @_Z12get_group_idj(i32 noundef 0)
+; LINKED-DAG: %[[GID:[0-9]+]] = call spir_func i64 @_Z13get_global_idj(i32 noundef 0)
+; LINKED: %[[SHIFT:[0-9]+]] = sub i64 %[[GOFF]], %[[ROFF]]
+; LINKED-NEXT: %[[BOX:[0-9]+]] = udiv i64 %[[SHIFT]], %[[LSZ]]
+; LINKED-NEXT: %[[VG:[0-9]+]] = add i64 %[[PG]], %[[BOX]]
+; LINKED-NEXT: getelementptr inbounds i32, i32 addrspace(1)* %1, i64 %[[GID]]
 ; LINKED-NOT: {{^[a-z0-9_.]+:}}
 ; LINKED-NOT: atomic
 ; LINKED-NOT: aos_rt_
@@ -153,6 +164,8 @@
 ; LINKED-NOT: atomic
 ; LINKED-NOT: aos_rt_
 ; LINKED-NOT: @_Z7barrierj
+; LINKED: trunc i64 %[[VG]] to i32
+; LINKED: getelementptr inbounds i32, i32 addrspace(1)* %0, i64 %[[GID]]
 ; LINKED: ret void
 ; LINKED-NEXT: }
 source_filename = "k.cl"
