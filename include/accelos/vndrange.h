@@ -112,10 +112,11 @@ static inline int aos_vndrange_fill(struct aos_vndrange *r, aos_u32 dims, const 
 /*
  * Host, direct shape: the box of virtual groups that a wave starting at the
  * linear group `start` (< total_groups) runs when it may take up to `want`
- * (>= 1) groups: a run within one row when start is inside a row or fewer than
- * a row are wanted, else whole rows within one plane, else whole planes. The
- * wave is launched over that box (global offset = original offset + origin x
- * local size), so each group's ids come from the device, not from a division.
+ * groups (0 counts as 1): a run within one row when start is inside a row or
+ * fewer than a row are wanted, else whole rows within one plane, else whole
+ * planes. The wave is launched over that box (global offset = original offset
+ * + origin x local size), so each group's ids come from the device, not from a
+ * division.
  * Fills origin and extent in groups; returns the box's group count (>= 1).
  */
 static inline aos_u32 aos_vndrange_box(const struct aos_vndrange *r, aos_u32 start, aos_u32 want,
@@ -123,6 +124,8 @@ static inline aos_u32 aos_vndrange_box(const struct aos_vndrange *r, aos_u32 sta
 {
 	aos_u64 nx = r->num_groups[0], ny = r->num_groups[1], nz = r->num_groups[2];
 	aos_u64 left = r->total_groups - start, n = want < left ? want : left;
+	if (n == 0)
+		n = 1; /* a wave runs at least one group, so a walk always ends */
 	origin[0] = start % nx;
 	origin[1] = start / nx % ny;
 	origin[2] = start / (nx * ny);

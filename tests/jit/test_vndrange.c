@@ -94,6 +94,8 @@ START_TEST(box_walk_covers_the_range)
 					if (want >= r.total_groups)
 						ck_assert_uint_eq(boxes, 1); /* a whole-range wave is the original launch */
 				}
+				aos_u64 o[3], e[3];
+				ck_assert_uint_eq(aos_vndrange_box(&r, 0, 0, o, e), 1); /* never an empty wave */
 			}
 }
 END_TEST
