@@ -567,15 +567,15 @@ static bool direct_is_narrow(const struct device_sched *d, const struct aos_logi
     return l->direct && l->wave_groups < direct_width(d);
 }
 
-/* Enqueues the wave's kernel: the loop shape on `groups` physical groups under the raised budget,
- * or the direct shape on one physical group per virtual group from `base`. */
 /* A direct wave's box of virtual groups (aos_vndrange_box), in groups. */
 struct wave_box {
     aos_u64 origin[3], extent[3];
 };
 
-static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, aos_u32 base, const struct wave_box *box,
-                           bool first, cl_event *ev)
+/* Enqueues the wave's kernel: the loop shape on `groups` physical groups under the raised budget,
+ * or the direct shape on one physical group per virtual group of `box`. */
+static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct wave_box *box, bool first,
+                           cl_event *ev)
 {
     cl_int err;
     if (first)
@@ -593,8 +593,6 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, aos_u32 base,
             phys[d] = box->extent[d] * l->local[d];
             offset[d] = l->offset[d] + box->origin[d] * l->local[d];
         }
-    if (err == CL_SUCCESS && l->direct)
-        err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, l->base_arg, sizeof(base), &base);
     if (err == CL_SUCCESS)
         err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, l->kernel, l->work_dim,
                                                           l->direct ? offset : NULL, phys, l->local, 0, NULL, ev);
@@ -635,7 +633,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         vgroups = aos_vndrange_box(&l->host, base, (aos_u32)vgroups, box.origin, box.extent);
     l->host.budget += (aos_u32)vgroups;
     cl_event ev = NULL;
-    cl_int err = wave_enqueue(l, groups, base, &box, first, &ev);
+    cl_int err = wave_enqueue(l, groups, &box, first, &ev);
     if (err != CL_SUCCESS) {
         l->host.budget -= (aos_u32)vgroups;
         aos_log(AOS_LOG_WARN, "sched", "client %llu: wave of %s refused (%d)", (unsigned long long)l->client,

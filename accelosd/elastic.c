@@ -378,7 +378,7 @@ static cl_kernel direct_kernel_new(cl_program program, const char *name, cl_uint
     if (err != CL_SUCCESS)
         return NULL;
     if (NATIVE(k, clGetKernelInfo)(k, CL_KERNEL_NUM_ARGS, sizeof(args), &args, NULL) != CL_SUCCESS ||
-        args != num_args + 2) {
+        args != num_args + 1) {
         NATIVE(k, clReleaseKernel)(k);
         return NULL;
     }

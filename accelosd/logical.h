@@ -70,7 +70,6 @@ struct aos_logical {
     cl_kernel kernel;                  /* a clone of the twin: the arguments as at enqueue */
     bool direct;                       /* kernel is the direct shape: waves of one virtual group per
                                         * physical group, base argument after the record */
-    cl_uint base_arg;                  /* direct: index of the base argument */
     size_t offset[3];                  /* direct: the original global offset, kept by every wave */
     cl_mem record;                     /* AOS_VNDRANGE_SIZE bytes; owned */
     struct aos_vndrange host;          /* the record; the non-blocking writes read it */

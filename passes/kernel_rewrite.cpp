@@ -12,9 +12,9 @@
 //      which checks the stop/budget field) and calls the body per group.
 //   4. The body is inlined into the scheduling kernel (local data stays valid).
 //   5. On SPIR targets, a second, loop-free kernel aos_direct_K runs the body
-//      once per physical group for virtual group base + get_group_id(0)
-//      (accelos/vndrange.h, "Direct shape"); K's local variables are cloned
-//      for it under its own name.
+//      once per physical group, for the virtual group its place in the wave's
+//      box says (accelos/vndrange.h, "Direct shape"); K's local variables are
+//      cloned for it under its own name.
 //
 // Kernels that cannot be rewritten are left alone; the reason is recorded in
 // !accelos.kernels. Rewritten kernels carry !accelos.rewritten, so running the
@@ -207,7 +207,6 @@ struct RuntimeArg {
 };
 
 const RuntimeArg kRecordArg = {1, "struct aos_vndrange*", "aos_vndrange"};
-const RuntimeArg kBaseArg = {0, "uint", "aos_base"};
 
 Type *runtimeArgType(LLVMContext &C, const RuntimeArg &A)
 {
@@ -497,19 +496,18 @@ Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk)
 		return nullptr;
 	Type *CtxTy = Body.getFunctionType()->params().back();
 
-	Function *D = makeKernelShell(K, name, {kRecordArg, kBaseArg}, Chunk);
+	Function *D = makeKernelShell(K, name, {kRecordArg}, Chunk);
 	unsigned nargs = K.arg_size();
-	Argument *Rec = D->getArg(nargs), *Base = D->getArg(nargs + 1);
+	Argument *Rec = D->getArg(nargs);
 	D->addParamAttr(nargs, Attribute::NoAlias);
 	D->addParamAttr(nargs, Attribute::ReadOnly);
 	D->addDereferenceableParamAttr(nargs, AOS_VNDRANGE_SIZE);
 
 	Function *DBody = cloneBodyFor(Body, name);
-	FunctionCallee Init = rtDecl(M, "aos_rt_direct_init", Type::getVoidTy(C),
-				     {Rec->getType(), CtxTy, Base->getType()});
+	FunctionCallee Init = rtDecl(M, "aos_rt_direct_init", Type::getVoidTy(C), {Rec->getType(), CtxTy});
 	IRBuilder<> B(BasicBlock::Create(C, "entry", D));
 	Value *Ctx = allocContext(B, CtxTy);
-	callRt(B, Init, {Rec, Ctx, Base});
+	callRt(B, Init, {Rec, Ctx});
 	CallInst *Call = callBody(B, *DBody, *D, nargs, Ctx);
 	B.CreateRetVoid();
 	InlineFunctionInfo IFI;
@@ -629,9 +627,9 @@ PreservedAnalyses DirectRecordInvariantPass::run(Module &M, ModuleAnalysisManage
 	MDNode *Empty = MDNode::get(M.getContext(), {});
 	for (Function &F : M) {
 		if (F.isDeclaration() || !F.getName().startswith(AOS_DIRECT_KERNEL_PREFIX) ||
-		    !F.getMetadata(kRewrittenMD) || F.arg_size() < 2)
+		    !F.getMetadata(kRewrittenMD) || F.arg_size() < 1)
 			continue;
-		Argument *Rec = F.getArg(F.arg_size() - 2);
+		Argument *Rec = F.getArg(F.arg_size() - 1); // the record is the last argument
 		for (Instruction &I : instructions(F))
 			if (auto *L = dyn_cast<LoadInst>(&I))
 				if (getUnderlyingObject(L->getPointerOperand()) == Rec) {

@@ -1,7 +1,8 @@
 // opt-15 plugin: `opt -load-pass-plugin=libaos_opt_plugin.so -passes=aos-rewrite`
 // so the rewrite can be tested on .ll files with FileCheck
-// (also the function passes aos-force-unroll-inner-loops, which only marks,
-// and aos-unroll-inner-loops, the JIT's mark-and-unroll step).
+// (also aos-rtlib-internalize and aos-direct-record-invariant, and the function
+// passes aos-force-unroll-inner-loops, which only marks, and
+// aos-unroll-inner-loops, the JIT's mark-and-unroll step).
 #include "kernel_rewrite.h"
 
 #include <llvm/Passes/PassBuilder.h>
@@ -21,6 +22,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
 					}
 					if (Name == "aos-rtlib-internalize") {
 						MPM.addPass(aos::RtlibInternalizePass());
+						return true;
+					}
+					if (Name == "aos-direct-record-invariant") {
+						MPM.addPass(aos::DirectRecordInvariantPass());
 						return true;
 					}
 					return false;

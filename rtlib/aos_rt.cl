@@ -69,9 +69,8 @@ void aos_rt_init(global void *rtv, void *wgv)
  * linear index. The record is only read here, so the kernel declares it
  * noalias and read-only, and its loads leave PoCL's work-item loops.
  */
-void aos_rt_direct_init(global void *rtv, void *wgv, uint base)
+void aos_rt_direct_init(global void *rtv, void *wgv)
 {
-	(void)base; /* the wave's first virtual group, for the record; its box says where it is */
 	aos_rt_init(rtv, wgv);
 	global const struct aos_vndrange *rt = rtv;
 	aos_wg *wg = wgv;

@@ -147,12 +147,11 @@ static inline aos_u32 aos_vndrange_box(const struct aos_vndrange *r, aos_u32 sta
 
 /*
  * Direct shape. On SPIR targets the rewrite also emits, per rewritten kernel
- * K, a loop-free kernel AOS_DIRECT_KERNEL_PREFIX "K" taking K's arguments, the
- * record (read only: next, budget and done are not used) and a uint `base`
- * (the wave's first virtual group, linear; the kernel does not need it). The
- * host covers the virtual NDRange with waves, each over a box of virtual
- * groups in the original dimensions (aos_vndrange_box) with the original local
- * size and the global offset moved by origin x local size. Each group runs
+ * K, a loop-free kernel AOS_DIRECT_KERNEL_PREFIX "K" taking K's arguments and
+ * the record (read only: next, budget and done are not used). The host covers
+ * the virtual NDRange with waves, each over a box of virtual groups in the
+ * original dimensions (aos_vndrange_box) with the original local size and the
+ * global offset moved by origin x local size. Each group runs
  * virtual group get_group_id(d) + (get_global_offset(d) - global_offset[d]) /
  * local size; its global ids are the device's own. No atomics or barriers are
  * added, so a CPU device runs it as fast as the original; a wave ends only

@@ -254,28 +254,25 @@ static const char *kernel_to_run(const char *kernel, const struct aos_sched_cfg 
 	return buf;
 }
 
-/* Enqueues the direct kernel over all `total` virtual groups in waves of `wave` groups (one
- * physical group each, original local size and offset), the base argument at base_arg. With
- * `ms`, waits for each wave and adds its kernel time; else *last is the last wave's event. */
+/* Enqueues the direct kernel over all virtual groups of rec in waves of up to `wave` groups,
+ * each a box of the original range (aos_vndrange_box: one physical group per virtual group,
+ * original local size, the global offset moved to the box). With `ms`, waits for each wave and
+ * adds its kernel time; else *last is the last wave's event. */
 static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
-				   cl_uint base_arg, const struct aos_vndrange *rec, size_t wave, double *ms,
-				   cl_event *last)
+				   const struct aos_vndrange *rec, size_t wave, double *ms, cl_event *last)
 {
 	cl_int e = CL_SUCCESS;
 	aos_u32 want = wave < UINT32_MAX ? (aos_u32)wave : UINT32_MAX;
-	for (aos_u32 base = 0; e == CL_SUCCESS && base < rec->total_groups;) {
+	for (aos_u32 start = 0; e == CL_SUCCESS && start < rec->total_groups;) {
 		aos_u64 origin[3], extent[3];
-		aos_u32 n = aos_vndrange_box(rec, base, want, origin, extent);
+		aos_u32 n = aos_vndrange_box(rec, start, want, origin, extent);
 		size_t global[3], offset[3];
 		for (int d = 0; d < 3; d++) {
 			global[d] = extent[d] * l->local[d];
 			offset[d] = l->offset[d] + origin[d] * l->local[d];
 		}
 		cl_event ev = NULL;
-		e = clSetKernelArg(k, base_arg, sizeof(base), &base);
-		if (e == CL_SUCCESS)
-			e = clEnqueueNDRangeKernel(env->queue, k, l->dims, offset, global, l->local, 0,
-						   NULL, &ev);
+		e = clEnqueueNDRangeKernel(env->queue, k, l->dims, offset, global, l->local, 0, NULL, &ev);
 		if (e == CL_SUCCESS && ms) {
 			e = clWaitForEvents(1, &ev);
 			*ms += event_ms(ev);
@@ -287,13 +284,13 @@ static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const str
 		} else if (ev) {
 			clReleaseEvent(ev);
 		}
-		base += n;
+		start += n;
 	}
 	return e;
 }
 
-/* Runs the direct kernel over the whole virtual NDRange in waves of
- * sched->direct_wave groups, base argument after the record. */
+/* Runs the direct kernel over the whole virtual NDRange in waves of up to
+ * sched->direct_wave groups; the record is its last argument. */
 static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
 			 const struct aos_sched_cfg *sched, struct launch_state *s, cl_uint rec_arg,
 			 double *ms)
@@ -308,8 +305,7 @@ static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_la
 		return e;
 	if ((e = clSetKernelArg(k, rec_arg, sizeof(cl_mem), &s->record)) != CL_SUCCESS)
 		return e;
-	return enqueue_direct_waves(env, k, l, rec_arg + 1, &rec, sched->direct_wave, ms,
-				    NULL);
+	return enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, ms, NULL);
 }
 
 /* Runs the rewritten kernel, optionally in two launches split by budget, and
@@ -480,8 +476,8 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 				e = clEnqueueWriteBuffer(env->queue, s.record, CL_FALSE, 0, sizeof(rec),
 							 &rec, 0, NULL, NULL);
 			if (e == CL_SUCCESS)
-				e = enqueue_direct_waves(env, k, l, (cl_uint)nargs + 1, &rec,
-							 sched->direct_wave, NULL, &evs[i]);
+				e = enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, NULL,
+							 &evs[i]);
 			continue;
 		}
 		if (sched)

@@ -1,7 +1,7 @@
 ; The direct shape (docs/jit.md, "The direct shape (SPIR targets)"): next to
 ; the scheduling kernel k, a spir module gets aos_direct_k, with k's body and
 ; grid built-in replacement but no loop, dequeue, atomics or added barriers,
-; taking k's arguments, the record and a uint base. NVPTX gets no direct
+; taking k's arguments and the record. NVPTX gets no direct
 ; kernel, and neither does a kernel whose direct name is taken (c).
 ;
 ; From (clang-15 -x cl -cl-std=CL1.2 -target spir64 -O2 -fno-slp-vectorize
@@ -19,16 +19,16 @@
 ;   kernel void c(global int *out) { out[get_global_id(0)] = 1; }
 ;
 ; RUN: %opt -load-pass-plugin=%plugin -passes=aos-rewrite -S %s -o %t.ll
-; RUN: FileCheck %s < %t.ll
+; RUN: FileCheck %s --implicit-check-not=aos_base < %t.ll
 ; RUN: FileCheck %s --check-prefix=DNOT < %t.ll
 ; RUN: sed -e 's/^target triple = "spir64"$/target triple = "nvptx64-nvidia-nvcl"/' \
 ; RUN:     -e 's/^target datalayout = .*$/target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"/' %s \
 ; RUN:   | %opt -load-pass-plugin=%plugin -passes=aos-rewrite -S - -o - \
 ; RUN:   | FileCheck %s --check-prefix=NV --implicit-check-not=aos_direct_k \
-; RUN:       --implicit-check-not=aos_rt_direct_init --implicit-check-not=aos_base
+; RUN:       --implicit-check-not=aos_rt_direct_init
 ; What the JIT runs after the rewrite (aos_passes_rewrite): rtlib linked (only
 ; what is needed), internalized, inlined, cleaned up; all but
-; DirectRecordInvariantPass, which the plugin does not register. llvm-link-15
+; DirectRecordInvariantPass (direct_record_invariant.ll checks it). llvm-link-15
 ; comes from PATH (same LLVM package as opt-15).
 ; RUN: %opt -load-pass-plugin=%plugin -passes=aos-rewrite %s -o - \
 ; RUN:   | llvm-link-15 - --only-needed %rtlib/aos_rt-spir64.bc -o - \
@@ -56,14 +56,14 @@
 ; CHECK: aos.exit:
 ;
 ; The direct kernel: k's arguments, the record (noalias readonly
-; dereferenceable(120)) and the base; k's body runs once for the virtual group
+; dereferenceable(120)); k's body runs once for the virtual group
 ; aos_rt_direct_init picks, on its own copy of t.
 ; CHECK-LABEL: define dso_local spir_kernel void @aos_direct_k(
-; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, i8 addrspace(1)* noalias readonly dereferenceable(120) %aos_vndrange, i32 %aos_base) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
+; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, i8 addrspace(1)* noalias readonly dereferenceable(120) %aos_vndrange) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: %aos.ctx = alloca [20 x i64]
 ; CHECK-NEXT: %[[CTX:[0-9]+]] = bitcast [20 x i64]* %aos.ctx to i8*
-; CHECK-NEXT: call spir_func void @aos_rt_direct_init(i8 addrspace(1)* %aos_vndrange, i8* %[[CTX]], i32 %aos_base)
+; CHECK-NEXT: call spir_func void @aos_rt_direct_init(i8 addrspace(1)* %aos_vndrange, i8* %[[CTX]])
 ; CHECK-NEXT: %[[LID:[0-9]+]] = call spir_func i64 @_Z12get_local_idj(i32 noundef 0)
 ; CHECK-NEXT: %[[GID:[0-9]+]] = call spir_func i64 @aos_rt_global_id(i8* %[[CTX]], i32 0)
 ; CHECK: getelementptr inbounds [16 x i32], [16 x i32] addrspace(3)* @aos_direct_k.t, i64 0, i64 %[[LID]]
@@ -73,7 +73,7 @@
 ; CHECK: getelementptr inbounds i32, i32 addrspace(1)* %0, i64 %[[GID]]
 ; CHECK: ret void
 ; CHECK-NEXT: }
-; CHECK: declare spir_func void @aos_rt_direct_init(i8 addrspace(1)*, i8*, i32)
+; CHECK: declare spir_func void @aos_rt_direct_init(i8 addrspace(1)*, i8*)
 ;
 ; c is rewritten, but its direct name is taken: no aos_direct_c kernel (under
 ; any suffix) follows.
@@ -84,8 +84,8 @@
 ; CHECK-DAG: !accelos.kernels = !{![[RK:[0-9]+]], ![[RC:[0-9]+]]}
 ; CHECK-DAG: ![[RK]] = !{!"k", i32 1, i32 [[CHUNK:[0-9]+]], i32 {{[0-9]+}}, !""}
 ; CHECK-DAG: ![[RC]] = !{!"c", i32 1, i32 {{[0-9]+}}, i32 {{[0-9]+}}, !""}
-; CHECK-DAG: ![[DAS]] = !{i32 1, i32 1, i32 1, i32 0}
-; CHECK-DAG: ![[DTY]] = !{!"int*", !"int*", !"struct aos_vndrange*", !"uint"}
+; CHECK-DAG: ![[DAS]] = !{i32 1, i32 1, i32 1}
+; CHECK-DAG: ![[DTY]] = !{!"int*", !"int*", !"struct aos_vndrange*"}
 ; CHECK-DAG: ![[DRW]] = !{i32 [[CHUNK]]}
 ;
 ; Nothing of the loop in the direct kernel: one block, no dequeue or atomics,
@@ -121,7 +121,7 @@
 ; DNOT: ret void
 ; DNOT-NEXT: }
 ;
-; NVPTX: only the loop (no aos_direct_k, aos_rt_direct_init or base argument
+; NVPTX: only the loop (no aos_direct_k or aos_rt_direct_init
 ; anywhere, by --implicit-check-not).
 ; NV: target triple = "nvptx64-nvidia-nvcl"
 ; NV: define dso_local spir_kernel void @k(i32 addrspace(1)* {{[^,]*}}%0, i32 addrspace(1)* {{[^,]*}}%1, i8 addrspace(1)* %aos_vndrange)
