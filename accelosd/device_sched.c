@@ -567,9 +567,9 @@ static bool direct_is_narrow(const struct device_sched *d, const struct aos_logi
     return l->direct && l->wave_groups < direct_width(d);
 }
 
-/* A direct wave's box of virtual groups (aos_vndrange_box), in groups. */
+/* A direct wave's NDRange: a box of virtual groups (aos_vndrange_box_ndrange). */
 struct wave_box {
-    aos_u64 origin[3], extent[3];
+    size_t global[3], offset[3];
 };
 
 /* Enqueues the wave's kernel: the loop shape on `groups` physical groups under the raised budget,
@@ -587,15 +587,11 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
                                                          &l->host.budget, 0, NULL, NULL);
     else
         err = CL_SUCCESS; /* the direct kernel reads only the geometry */
-    size_t phys[3] = {groups * l->local[0], l->local[1], l->local[2]}, offset[3];
-    if (l->direct)
-        for (int d = 0; d < 3; d++) {
-            phys[d] = box->extent[d] * l->local[d];
-            offset[d] = l->offset[d] + box->origin[d] * l->local[d];
-        }
+    size_t loop[3] = {groups * l->local[0], l->local[1], l->local[2]};
     if (err == CL_SUCCESS)
         err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, l->kernel, l->work_dim,
-                                                          l->direct ? offset : NULL, phys, l->local, 0, NULL, ev);
+                                                          l->direct ? box->offset : NULL,
+                                                          l->direct ? box->global : loop, l->local, 0, NULL, ev);
     return err;
 }
 
@@ -628,9 +624,12 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         return false;
     bool first = l->waves == 0;
     aos_u32 base = l->host.budget;
-    struct wave_box box = {{0, 0, 0}, {1, 1, 1}};
-    if (l->direct) /* a box of the original dimensions: the row, rows or planes that fit */
-        vgroups = aos_vndrange_box(&l->host, base, (aos_u32)vgroups, box.origin, box.extent);
+    struct wave_box box = {{0}, {0}};
+    if (l->direct) { /* a box of the original dimensions: the row, rows or planes that fit */
+        aos_u64 origin[3], extent[3];
+        vgroups = aos_vndrange_box(&l->host, base, (aos_u32)vgroups, origin, extent);
+        aos_vndrange_box_ndrange(&l->host, origin, extent, box.global, box.offset);
+    }
     l->host.budget += (aos_u32)vgroups;
     cl_event ev = NULL;
     cl_int err = wave_enqueue(l, groups, &box, first, &ev);

@@ -202,8 +202,6 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(l->kernel_name) - 1,
                                         l->kernel_name, NULL);
     l->direct = ek->direct && device_runs_direct(dev);
-    for (cl_uint d = 0; d < shape->work_dim && shape->offset; d++)
-        l->offset[d] = shape->offset[d];
     cl_kernel twin = l->direct ? ek->direct : ek->kernel;
     cl_int err = CL_SUCCESS;
     l->kernel = NATIVE(twin, clCloneKernel)(twin, &err);

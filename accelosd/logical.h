@@ -69,8 +69,7 @@ struct aos_logical {
     cl_context context;
     cl_kernel kernel;                  /* a clone of the twin: the arguments as at enqueue */
     bool direct;                       /* kernel is the direct shape: waves of one virtual group per
-                                        * physical group, base argument after the record */
-    size_t offset[3];                  /* direct: the original global offset, kept by every wave */
+                                        * physical group, each over a box of the original range */
     cl_mem record;                     /* AOS_VNDRANGE_SIZE bytes; owned */
     struct aos_vndrange host;          /* the record; the non-blocking writes read it */
     cl_event gate;                     /* marker on the application's queue: may start */

@@ -142,6 +142,18 @@ static inline aos_u32 aos_vndrange_box(const struct aos_vndrange *r, aos_u32 sta
 	}
 	return (aos_u32)(extent[0] * extent[1] * extent[2]);
 }
+
+/* Host, direct shape: the NDRange that launches a box (aos_vndrange_box) of
+ * record r: global size extent x local size, global offset the original one
+ * moved by origin x local size, in all three dimensions. */
+static inline void aos_vndrange_box_ndrange(const struct aos_vndrange *r, const aos_u64 origin[3],
+					    const aos_u64 extent[3], size_t global[3], size_t offset[3])
+{
+	for (int d = 0; d < AOS_VNDRANGE_MAX_DIMS; d++) {
+		global[d] = (size_t)(extent[d] * r->local_size[d]);
+		offset[d] = (size_t)(r->global_offset[d] + origin[d] * r->local_size[d]);
+	}
+}
 #endif
 
 

@@ -267,10 +267,7 @@ static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const str
 		aos_u64 origin[3], extent[3];
 		aos_u32 n = aos_vndrange_box(rec, start, want, origin, extent);
 		size_t global[3], offset[3];
-		for (int d = 0; d < 3; d++) {
-			global[d] = extent[d] * l->local[d];
-			offset[d] = l->offset[d] + origin[d] * l->local[d];
-		}
+		aos_vndrange_box_ndrange(rec, origin, extent, global, offset);
 		cl_event ev = NULL;
 		e = clEnqueueNDRangeKernel(env->queue, k, l->dims, offset, global, l->local, 0, NULL, &ev);
 		if (e == CL_SUCCESS && ms) {

@@ -61,15 +61,17 @@ END_TEST
 /* Direct waves as boxes: walking a grid with aos_vndrange_box from group 0
  * covers every group once, in linear order, and each box is the linear range
  * [start, start + count) laid out in the original dimensions, within the grid
- * and no larger than wanted; for every grid up to 5x4x3 and every wave size. */
+ * and no larger than wanted, launched over its own items from the original
+ * offset; for every grid up to 5x4x3 and every wave size. */
 START_TEST(box_walk_covers_the_range)
 {
 	for (size_t nx = 1; nx <= 5; nx++)
 		for (size_t ny = 1; ny <= 4; ny++)
 			for (size_t nz = 1; nz <= 3; nz++) {
 				const size_t global[3] = { nx * 2, ny, nz * 3 }, local[3] = { 2, 1, 3 };
+				const size_t offset[3] = { 5, 7, 9 };
 				struct aos_vndrange r;
-				ck_assert_int_eq(aos_vndrange_fill(&r, 3, global, local, NULL), 0);
+				ck_assert_int_eq(aos_vndrange_fill(&r, 3, global, local, offset), 0);
 				for (aos_u32 want = 1; want <= r.total_groups + 1; want++) {
 					aos_u32 start = 0, boxes = 0;
 					while (start < r.total_groups) {
@@ -81,6 +83,13 @@ START_TEST(box_walk_covers_the_range)
 						ck_assert_uint_le(o[0] + e[0], nx);
 						ck_assert_uint_le(o[1] + e[1], ny);
 						ck_assert_uint_le(o[2] + e[2], nz);
+						/* Its NDRange: the box's items, from its first item. */
+						size_t g[3], off[3];
+						aos_vndrange_box_ndrange(&r, o, e, g, off);
+						for (int d = 0; d < 3; d++) {
+							ck_assert_uint_eq(g[d], e[d] * local[d]);
+							ck_assert_uint_eq(off[d], offset[d] + o[d] * local[d]);
+						}
 						/* Linear order inside the box is the original one. */
 						aos_u32 at = start;
 						for (aos_u64 z = o[2]; z < o[2] + e[2]; z++)
