@@ -26,9 +26,10 @@
 
 #define NV_COMPUTE_CAPABILITY_MAJOR 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
 #define NV_COMPUTE_CAPABILITY_MINOR 0x4001
+#define FNV1A64_INIT 0xcbf29ce484222325ull
 
-
-uint64_t aos_fnv1a64(uint64_t h, const void *data, size_t n)
+/* FNV-1a over n bytes, continuing from h (FNV1A64_INIT to start): the code keys of estimates. */
+static uint64_t fnv1a64(uint64_t h, const void *data, size_t n)
 {
     const unsigned char *p = data;
     for (size_t i = 0; i < n; i++)
@@ -39,7 +40,7 @@ uint64_t aos_fnv1a64(uint64_t h, const void *data, size_t n)
 uint64_t aos_elastic_estimate_key(const struct aos_elastic_kernel *ek, const size_t local[3])
 {
     uint64_t geometry[3] = { local[0], local[1], local[2] };
-    uint64_t key = aos_fnv1a64(ek->code_key, geometry, sizeof(geometry));
+    uint64_t key = fnv1a64(ek->code_key, geometry, sizeof(geometry));
     return key ? key : 1; /* 0 marks an empty slot */
 }
 
@@ -296,7 +297,7 @@ static struct aos_elastic_program *twin_from_result(struct aos_elastic_job *job)
         aos_elastic_program_unref(ep);
         return NULL; /* nothing would ever launch elastically: skip the second device build */
     }
-    ep->code_hash = aos_fnv1a64(AOS_FNV1A64_INIT, res->binary, res->binary_size);
+    ep->code_hash = fnv1a64(FNV1A64_INIT, res->binary, res->binary_size);
     /* On NVIDIA the verbose build log reports each kernel's registers (twin_read_registers). */
     bool nv = job->target == AOS_JIT_TARGET_NVPTX64;
     cl_int err = CL_SUCCESS;
@@ -403,7 +404,7 @@ struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep
     ek->num_args = num_args;
     ek->runtime_args = ki->runtime_args;
     ek->regs_per_thread = ki->regs_per_thread;
-    ek->code_key = aos_fnv1a64(ep->code_hash, name, strlen(name) + 1);
+    ek->code_key = fnv1a64(ep->code_hash, name, strlen(name) + 1);
     if (err == CL_SUCCESS)
         err = NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_NUM_ARGS, sizeof(twin_args), &twin_args, NULL);
     if (err != CL_SUCCESS || twin_args != num_args + ki->runtime_args || ki->runtime_args != 1 ||

@@ -52,11 +52,6 @@ void aos_elastic_program_ref(struct aos_elastic_program *ep);
 void aos_elastic_program_unref(struct aos_elastic_program *ep);
 
 /*
- * The twin of the application's kernel `name`, whose native build takes num_args arguments.
- * NULL when the JIT left that kernel native, or the twin does not match (argument count).
- * Destroy with aos_elastic_kernel_destroy().
- */
-/*
  * What the scheduler remembers a kernel's time per virtual group by: its code and the launch's
  * local size, so a client's first launch of a kernel that another (or an earlier process of the
  * same application) ran before is sized from that run, not probed. Not the group count: launches
@@ -64,10 +59,11 @@ void aos_elastic_program_unref(struct aos_elastic_program *ep);
  */
 uint64_t aos_elastic_estimate_key(const struct aos_elastic_kernel *ek, const size_t local[3]);
 
-#define AOS_FNV1A64_INIT 0xcbf29ce484222325ull
-/* FNV-1a over n bytes, continuing from h (AOS_FNV1A64_INIT to start). */
-uint64_t aos_fnv1a64(uint64_t h, const void *data, size_t n);
-
+/*
+ * The twin of the application's kernel `name`, whose native build takes num_args arguments.
+ * NULL when the JIT left that kernel native, or the twin does not match (argument count).
+ * Destroy with aos_elastic_kernel_destroy().
+ */
 struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep, const char *name,
                                                   cl_uint num_args);
 /* Sets an application argument on the twin and its direct shape. On an error the twin is unusable. */
