@@ -66,7 +66,24 @@ static LLVMModuleRef parse_result(const struct aos_jit_result *r, LLVMContextRef
 	return m;
 }
 
-/* SPIR targets get the direct shape beside the loop: K's arguments, the record and the base. */
+/* The spir64 module compiled from src with options, as text (free() it). */
+static char *compiled_text(const char *src, const char *options)
+{
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_SPIR64, options, &r), 0);
+	LLVMContextRef ctx = LLVMContextCreate();
+	LLVMModuleRef m = parse_result(r, ctx);
+	char *llvm_text = LLVMPrintModuleToString(m);
+	char *text = strdup(llvm_text);
+	ck_assert_ptr_nonnull(text);
+	LLVMDisposeMessage(llvm_text);
+	LLVMDisposeModule(m);
+	LLVMContextDispose(ctx);
+	aos_jit_result_destroy(r);
+	return text;
+}
+
+/* SPIR targets get the direct shape beside the loop: K's arguments and the record, as the loop. */
 START_TEST(spir64_has_direct_kernel)
 {
 	struct aos_jit_result *r;
@@ -98,20 +115,13 @@ START_TEST(front_end_leaves_vectorizing_to_the_device)
 		"  if (i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1) {\n"
 		"    o[idx] = a[idx]; return; }\n"
 		"  o[idx] = a[idx - 1] + a[idx + 1]; }\n";
-	struct aos_jit_result *r;
-	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_SPIR64, "-O3", &r), 0);
-	LLVMContextRef ctx = LLVMContextCreate();
-	LLVMModuleRef m = parse_result(r, ctx);
-	char *text = LLVMPrintModuleToString(m);
+	char *text = compiled_text(src, "-O3");
 	const char *vec = strstr(text, " x i32>");
 	if (!vec)
 		vec = strstr(text, " x i1>");
 	const char *context = vec && vec - text > 40 ? vec - 40 : text;
 	ck_assert_msg(!vec, "vector code in the module: ...%.80s", context);
-	LLVMDisposeMessage(text);
-	LLVMDisposeModule(m);
-	LLVMContextDispose(ctx);
-	aos_jit_result_destroy(r);
+	free(text);
 }
 END_TEST
 
@@ -125,20 +135,13 @@ START_TEST(front_end_leaves_unrolling_to_the_device)
 		"  size_t i = get_global_id(0); float acc = 0.0f;\n"
 		"  for (int j = 0; j < 4; j++) acc += clamp(a[i * 4 + j], 0.0f, 1.0f);\n"
 		"  o[i] = acc; }\n";
-	struct aos_jit_result *r;
-	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_SPIR64, "-O3", &r), 0);
-	LLVMContextRef ctx = LLVMContextCreate();
-	LLVMModuleRef m = parse_result(r, ctx);
-	char *text = LLVMPrintModuleToString(m);
+	char *text = compiled_text(src, "-O3");
 	int calls = 0;
 	for (const char *p = text; (p = strstr(p, "call spir_func float @_Z5clampfff(")); p++)
 		calls++;
 	ck_assert_int_eq(calls, 2);
 	ck_assert_ptr_nonnull(strstr(text, "!\"llvm.loop.unroll.disable\""));
-	LLVMDisposeMessage(text);
-	LLVMDisposeModule(m);
-	LLVMContextDispose(ctx);
-	aos_jit_result_destroy(r);
+	free(text);
 }
 END_TEST
 

@@ -90,25 +90,6 @@ static int client(int index, void *arg)
     return 0;
 }
 
-/* The group counts of a trace line's groups_over_time, in order; how many were read. */
-static size_t groups_over_time(const char *line, unsigned *groups, size_t max)
-{
-    const char *p = strstr(line, "\"groups_over_time\":[");
-    ck_assert_ptr_nonnull(p);
-    p += strlen("\"groups_over_time\":[");
-    size_t n = 0;
-    unsigned long long ns;
-    unsigned g;
-    int used;
-    while (n < max && sscanf(p, "[%llu,%u]%n", &ns, &g, &used) == 2) {
-        groups[n++] = g;
-        p += used;
-        if (*p == ',')
-            p++;
-    }
-    return n;
-}
-
 START_TEST(test_short_launches_run_beside_long_groups)
 {
     /* Nothing here touches OpenCL before the fork: each child is its own client. */
@@ -149,7 +130,7 @@ START_TEST(test_short_launches_run_beside_long_groups)
     ck_assert_msg(last_short_end < long_end, "the short launches ended %.1f ms after the long one",
                   (last_short_end - long_end) / 1e6);
     unsigned groups[64];
-    size_t n = groups_over_time(long_line, groups, 64);
+    size_t n = trace_groups(long_line, groups, 64);
     bool narrow = false;
     for (size_t i = 0; i < n; i++)
         narrow |= groups[i] == cu - 1;
