@@ -66,6 +66,7 @@ struct estimate {
 
 struct recent_end {
     uint64_t client, ns;
+    bool lingering; /* still active in virtual time: its next launch is expected (anticipation) */
 };
 
 struct device_sched {
@@ -92,6 +93,9 @@ struct device_sched {
     struct estimate estimates[ESTIMATES];
     struct recent_end recent[RECENT_ENDS];
     uint32_t recent_next;
+    /* Anticipation: the device is held for this client's next launch until hold_until_ns. */
+    uint64_t hold_client, hold_start_ns, hold_until_ns;
+    _Atomic uint64_t wake_at_ns; /* the scheduler thread steps by then (0 = no hold) */
     cl_event *parked;
     size_t n_parked, cap_parked;
 };
@@ -286,6 +290,14 @@ static bool client_has_active(struct device_sched *d, const struct aos_logical *
     return false;
 }
 
+static bool client_has_gated(struct device_sched *d, uint64_t client)
+{
+    for (struct aos_logical *o = d->launches; o; o = o->next)
+        if (o->client == client && o->state == AOS_LOGICAL_GATED)
+            return true;
+    return false;
+}
+
 /* Whether another client has a launch, or had one within the last slice: a client that runs
  * launch after launch has none between its launches, for a host round trip each time. */
 static bool others_present(struct device_sched *d, const struct aos_logical *l, uint64_t slice_ns)
@@ -300,15 +312,17 @@ static bool others_present(struct device_sched *d, const struct aos_logical *l, 
     return false;
 }
 
-static void recent_end_note(struct device_sched *d, const struct aos_logical *l)
+static void recent_end_note(struct device_sched *d, const struct aos_logical *l, bool lingering)
 {
+    struct recent_end *slot = &d->recent[d->recent_next];
     for (uint32_t i = 0; i < RECENT_ENDS; i++)
-        if (d->recent[i].client == l->client) {
-            d->recent[i].ns = l->ended_host_ns;
-            return;
-        }
-    d->recent[d->recent_next] = (struct recent_end){.client = l->client, .ns = l->ended_host_ns};
-    d->recent_next = (d->recent_next + 1) % RECENT_ENDS;
+        if (d->recent[i].client == l->client)
+            slot = &d->recent[i];
+    if (slot->lingering && slot->client != l->client && !client_has_active(d, NULL, slot->client))
+        aos_sched_vt_leave(d->vt, slot->client); /* pushed out: stop expecting it */
+    if (slot == &d->recent[d->recent_next])
+        d->recent_next = (d->recent_next + 1) % RECENT_ENDS;
+    *slot = (struct recent_end){.client = l->client, .ns = l->ended_host_ns, .lingering = lingering};
 }
 
 static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
@@ -320,6 +334,83 @@ static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
     l->history[l->history_n].t_ns = t;
     l->history[l->history_n].groups = groups;
     l->history_n++;
+}
+
+/* ---- Anticipation ------------------------------------------------------------------------ */
+
+/*
+ * A client whose launch has just ended and whose next launch already waits behind it on its queue
+ * (gated) would lose its turn if the device went straight on with another client's wave: with
+ * whole-device waves, a client of many short launches would wait a slice per launch. So the device
+ * is held for it, up to anticipate_us after its end (anticipatory scheduling, after Iyer and
+ * Druschel's for disks), while its virtual time is not ahead of the next ready client's, and its
+ * launch runs first when it comes. The wait is charged to its virtual time as whole-device use:
+ * holding cannot idle the device for free. Until then it stays active in virtual time, so it keeps
+ * its place instead of rejoining at the system's virtual time. (Holding while up to a slice ahead,
+ * the denial rule's margin, measured worse: bench/RESULTS.md §4, session 12.)
+ */
+static uint64_t anticipate_ns(void)
+{
+    return (uint64_t)aos_daemon_config_get()->anticipate_us * 1000ull;
+}
+
+static void hold_release(struct device_sched *d, uint64_t now)
+{
+    uint64_t end = now < d->hold_until_ns ? now : d->hold_until_ns;
+    if (end > d->hold_start_ns)
+        aos_sched_vt_charge(d->vt, d->hold_client, end - d->hold_start_ns, 1.0);
+    d->hold_client = 0;
+    d->hold_until_ns = 0;
+    atomic_store(&d->wake_at_ns, 0);
+}
+
+/* Ends the hold once its client's launch is ready (returns that client, to be served first) or its
+ * time is up. Clients whose next launch came stop lingering; those whose time is up leave virtual
+ * time. */
+static uint64_t hold_expire(struct device_sched *d)
+{
+    uint64_t now = aos_now_ns(), hold = anticipate_ns(), came = 0;
+    for (uint32_t i = 0; i < RECENT_ENDS; i++) {
+        struct recent_end *e = &d->recent[i];
+        if (!e->lingering)
+            continue;
+        bool active = client_has_active(d, NULL, e->client);
+        if (!active && now - e->ns < hold)
+            continue;
+        e->lingering = false;
+        if (!active)
+            aos_sched_vt_leave(d->vt, e->client);
+    }
+    if (!d->hold_client)
+        return 0;
+    if (client_has_active(d, NULL, d->hold_client))
+        came = d->hold_client;
+    if (came || now >= d->hold_until_ns)
+        hold_release(d, now);
+    return came;
+}
+
+/* Whether the device, idle, waits for an expected launch instead of starting a wave of the next
+ * ready client (virtual time next_vtime). */
+static bool hold_for_expected(struct device_sched *d, double next_vtime)
+{
+    if (d->hold_client)
+        return true;
+    for (uint32_t i = 0; i < RECENT_ENDS; i++) {
+        const struct recent_end *e = &d->recent[i];
+        double vtime = 0;
+        if (!e->lingering || aos_sched_vt_get(d->vt, e->client, &vtime, NULL) != 0 || vtime > next_vtime)
+            continue;
+        d->hold_client = e->client;
+        d->hold_start_ns = aos_now_ns();
+        d->hold_until_ns = e->ns + anticipate_ns();
+        atomic_store(&d->wake_at_ns, d->hold_until_ns);
+        pthread_mutex_lock(&d->lock); /* the thread may be asleep for longer than the hold */
+        pthread_cond_signal(&d->cond);
+        pthread_mutex_unlock(&d->lock);
+        return true;
+    }
+    return false;
 }
 
 /* ---- Ending a launch ---------------------------------------------------------------------- */
@@ -368,8 +459,11 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
                 (unsigned long long)l->client, l->kernel_name, status);
     }
     l->state = AOS_LOGICAL_ENDED;
-    recent_end_note(d, l);
-    if (was_active && !client_has_active(d, l, l->client))
+    /* A client whose next launch already waits on its queue stays active (anticipation). */
+    bool active = client_has_active(d, l, l->client);
+    bool lingering = !active && anticipate_ns() && client_has_gated(d, l->client);
+    recent_end_note(d, l, lingering);
+    if (!active && !lingering)
         aos_sched_vt_leave(d->vt, l->client);
     if (l->estimate_key && l->ns_per_vgroup_one > 0)
         estimate_put(d, l->estimate_key, l->ns_per_vgroup_one);
@@ -683,9 +777,18 @@ static int by_fair_order(const void *a, const void *b)
     return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
 }
 
+static bool running_any(struct aos_logical *const *ls, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ls[i]->state == AOS_LOGICAL_RUNNING)
+            return true;
+    return false;
+}
+
 /* Decides who runs next and starts their waves. */
 static void plan(struct device_sched *d)
 {
+    uint64_t came = hold_expire(d);
     size_t n = 0;
     for (struct aos_logical *l = d->launches; l; l = l->next)
         n += is_active(l);
@@ -710,7 +813,9 @@ static void plan(struct device_sched *d)
                                          .total_groups = left ? left : 1, .weight = l->weight,
                                          .arrival = l->arrival};
         aos_sched_vt_get(d->vt, l->client, &k[i].vtime, NULL);
-        sorted[i] = (struct fair_key){.vtime = k[i].vtime, .used_ns = l->device_ns, .arrival = l->arrival, .index = i};
+        /* The device waited for this client's launch: it goes first. */
+        double vtime = l->client == came ? -INFINITY : k[i].vtime;
+        sorted[i] = (struct fair_key){.vtime = vtime, .used_ns = l->device_ns, .arrival = l->arrival, .index = i};
         running[i] = l->state == AOS_LOGICAL_RUNNING;
         i++;
     }
@@ -744,7 +849,15 @@ static void plan(struct device_sched *d)
         busy |= wide;
         direct_running |= wide && ls[i]->direct;
     }
-    for (size_t j = 0; settled && !direct_running && j < n; j++) {
+    bool hold = false; /* only an idle device waits (anticipation) */
+    for (size_t j = 0; settled && !busy && !running_any(ls, n) && j < n; j++) {
+        i = order[j];
+        if (ls[i]->state == AOS_LOGICAL_READY && out[i].status == AOS_SCHED_RUN && out[i].groups) {
+            hold = hold_for_expected(d, k[i].vtime);
+            break;
+        }
+    }
+    for (size_t j = 0; settled && !direct_running && !hold && j < n; j++) {
         i = order[j];
         if (ls[i]->state == AOS_LOGICAL_READY && out[i].status == AOS_SCHED_RUN && out[i].groups) {
             if (ls[i]->direct && busy)
@@ -825,7 +938,12 @@ static void *sched_main(void *arg)
                 continue;
             }
             struct timespec ts;
-            deadline_in(&ts, POLL_NS);
+            uint64_t wait = POLL_NS, wake = atomic_load(&d->wake_at_ns), now = aos_now_ns();
+            if (wake)
+                wait = wake <= now ? 0 : wake - now < wait ? wake - now : wait;
+            if (!wait)
+                break;
+            deadline_in(&ts, wait);
             if (pthread_cond_timedwait(&d->cond, &d->lock, &ts) == ETIMEDOUT)
                 break;
         }

@@ -28,6 +28,7 @@ void aos_sched_config_init(struct aos_sched_config *cfg)
 		.slice_ms = AOS_SCHED_SLICE_MS_DEFAULT,
 		.max_inflight_per_client = 64,
 		.vgroup_timeout_ms = 10000,
+		.anticipate_us = 1000,
 	};
 }
 
@@ -124,6 +125,7 @@ static const struct numeric_key numeric_keys[] = {
 	{ "max_inflight_per_client", offsetof(struct aos_sched_config, max_inflight_per_client), 0, 1000000,
 	  "unlimited" },
 	{ "vgroup_timeout_ms", offsetof(struct aos_sched_config, vgroup_timeout_ms), 0, 3600000, "no timeout" },
+	{ "anticipate_us", offsetof(struct aos_sched_config, anticipate_us), 0, 1000000, "off" },
 };
 #define NNUMERIC (sizeof(numeric_keys) / sizeof(numeric_keys[0]))
 

@@ -4,6 +4,7 @@
 # Each tenant is a separate process that reaches the daemon through the real ICD loader.
 # TENANTS is accelos-mix's --tenants list, or "" to pick mixes with options (--random K --count C).
 # ACCELOS_POLICY selects the daemon's policy (default fair); records are labelled accelos-POLICY.
+# ACCELOS_CONFIG names a daemon configuration file (docs/scheduler.md §5) to start it with.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 mkdir -p "$2"
@@ -27,7 +28,9 @@ policy="${ACCELOS_POLICY:-fair}"
 # Fresh records, plots, isolated times and trace each run: isolated times are measured against this
 # very daemon, the trace report below takes its own from those isolated runs, and the daemon appends.
 rm -rf "$out/mix.jsonl" "$out/plots" "$out/isolated.json" "$out/trace.jsonl"
-"$build/accelosd/accelosd" --socket "$socket" --policy "$policy" --trace "$out/trace.jsonl" -v \
+config_args=()
+[[ -n ${ACCELOS_CONFIG:-} ]] && config_args=(--config "$ACCELOS_CONFIG")
+"$build/accelosd/accelosd" --socket "$socket" "${config_args[@]}" --policy "$policy" --trace "$out/trace.jsonl" -v \
   2>"$out/accelosd.log" &
 daemon_pid=$!
 for _ in $(seq 1 500); do

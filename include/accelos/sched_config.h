@@ -7,6 +7,8 @@
  *   slice_ms = N                 1..60000, default 4
  *   max_inflight_per_client = N  0..1000000 (0 = unlimited), default 64
  *   vgroup_timeout_ms = N        0..3600000 (0 = no timeout), default 10000
+ *   anticipate_us = N            0..1000000 (0 = off), default 1000: how long the device waits
+ *                                for a client's next launch already queued behind its last one
  *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
  *                                auto (default): direct on CPU devices, loop elsewhere
  *   weight.<uid or client name> = N   1..1000 (unlisted clients weigh 1)
@@ -53,6 +55,7 @@ struct aos_sched_config {
 	uint32_t slice_ms;
 	uint32_t max_inflight_per_client; /* 0 = unlimited */
 	uint32_t vgroup_timeout_ms;       /* 0 = no timeout */
+	uint32_t anticipate_us;           /* 0 = off */
 	struct aos_sched_config_weight *weights; /* owned; n_weights entries */
 	size_t n_weights;
 };

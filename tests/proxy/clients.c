@@ -62,6 +62,26 @@ bool aos_test_gate_sync(struct aos_test_gate *g)
     return aos_test_gate_ready(g) && read(g->go[0], &c, 1) == 1;
 }
 
+void aos_test_long_short_run(int (*body)(int index, void *arg), struct aos_test_long_short *g, unsigned settle_us)
+{
+    aos_test_gate_open(&g->start);
+    aos_test_gate_open(&g->launched);
+    aos_test_gate_open(&g->go);
+    pid_t kids[2];
+    for (int c = 0; c < 2; c++)
+        kids[c] = aos_test_fork_client(body, c, g);
+    aos_test_gate_await_ready(&g->start, 2);
+    aos_test_gate_go(&g->start, 2);
+    aos_test_gate_await_ready(&g->launched, 1);
+    aos_test_gate_await_ready(&g->go, 1);
+    usleep(settle_us);
+    aos_test_gate_go(&g->go, 1);
+    for (int i = 0; i < 2; i++) {
+        int code = aos_test_reap(kids[i]);
+        ck_assert_msg(code == 0, "client %d: exit %d (1: wrong results, 3: setup)", i, code);
+    }
+}
+
 int aos_test_daemon_exit_code(const char *const *args)
 {
     const char *bin = getenv("ACCELOS_DAEMON_BIN");

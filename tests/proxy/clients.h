@@ -31,6 +31,17 @@ bool aos_test_gate_ready(struct aos_test_gate *g);
 /* Child: says it is ready and waits for the go; false when the parent is gone. */
 bool aos_test_gate_sync(struct aos_test_gate *g);
 
+/* The scene of the scheduler tests with a long and a short client, on separate pipes (a child
+ * that synced twice on one gate could take the go meant for another): both clients build, then
+ * sync on `start`; client 0 starts its long launch and says so on `launched`; client 1 waits on
+ * `go`, given settle_us after that. */
+struct aos_test_long_short {
+    struct aos_test_gate start, launched, go;
+};
+/* Parent, before touching OpenCL: forks body as clients 0 and 1, plays the scene, reaps both, and
+ * fails the test unless both exit 0 (1 is read as wrong results, 3 as setup). */
+void aos_test_long_short_run(int (*body)(int index, void *arg), struct aos_test_long_short *g, unsigned settle_us);
+
 /* Runs the daemon binary with args (NULL-terminated), stderr discarded; its exit code, or 128 +
  * the signal. For configurations it must refuse. */
 int aos_test_daemon_exit_code(const char *const *args);

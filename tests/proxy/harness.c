@@ -109,6 +109,14 @@ cl_device_id aos_test_device(void)
     return d;
 }
 
+cl_uint aos_test_compute_units(void)
+{
+    cl_uint cu = 0;
+    ck_assert_int_eq(clGetDeviceInfo(aos_test_device(), CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL),
+                     CL_SUCCESS);
+    return cu;
+}
+
 void aos_test_context(cl_context *ctx, cl_command_queue *queue)
 {
     cl_int err;

@@ -28,6 +28,7 @@ const char *aos_test_socket_path(void);
 /* The accelOS platform and its first device, found through clGetPlatformIDs. */
 cl_platform_id aos_test_platform(void);
 cl_device_id aos_test_device(void);
+cl_uint aos_test_compute_units(void);
 /* A context + in-order queue on the first device (profiling enabled). */
 void aos_test_context(cl_context *ctx, cl_command_queue *queue);
 /* Builds source for the first device; fails the test with the build log on error. */

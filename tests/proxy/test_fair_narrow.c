@@ -23,23 +23,8 @@ static const char *src = AOS_SPIN_KERNEL("long_groups") AOS_SPIN_KERNEL("short_b
 enum { LOCAL = 16, LONG_ROUNDS = 3000000, LONG_GROUPS_PER_CU = 3, SHORT_GROUPS = 16, SHORT_ROUNDS = 2000,
        SHORT_LAUNCHES = 8 };
 
-static cl_uint compute_units(void)
-{
-    cl_uint cu = 0;
-    clGetDeviceInfo(aos_test_device(), CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL);
-    return cu;
-}
-
-/* Separate pipes: a child that syncs twice on one gate could take the go meant for another. */
-struct gates {
-    struct aos_test_gate start;    /* both clients, built and ready */
-    struct aos_test_gate launched; /* client 0: its long launch is enqueued and flushed */
-    struct aos_test_gate short_go; /* client 1: send the short launches */
-};
-
 /* Launches `name` over `groups` groups of `rounds`, says so on `sent` (when not NULL), and checks a
- * sample of its results (the full check of a long kernel would cost seconds of host time).
- * 0, or 1 wrong results, 3 setup. */
+ * sample of its results. 0, or 1 wrong results, 3 setup. */
 static int spin_launch(cl_context ctx, cl_command_queue q, cl_program p, const char *name, size_t groups,
                        cl_uint rounds, struct aos_test_gate *sent)
 {
@@ -52,25 +37,17 @@ static int spin_launch(cl_context ctx, cl_command_queue q, cl_program p, const c
         clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL) != CL_SUCCESS ||
         clFlush(q) != CL_SUCCESS || (sent && !aos_test_gate_ready(sent)))
         return 3;
-    uint32_t got[3];
-    const size_t at[3] = {0, n / 2 + 1, n - 1};
-    int bad = 0;
-    for (int i = 0; i < 3; i++) {
-        if (clEnqueueReadBuffer(q, out, CL_TRUE, at[i] * sizeof(uint32_t), sizeof(uint32_t), &got[i], 0, NULL,
-                                NULL) != CL_SUCCESS)
-            return 3;
-        bad |= got[i] != aos_spin_expect((uint32_t)at[i], rounds);
-    }
+    int rc = aos_spin_check_sample(q, out, n, rounds);
     clReleaseMemObject(out);
     clReleaseKernel(k);
-    return bad;
+    return rc;
 }
 
 /* Client 0 starts the long launch and says so; client 1 waits for the go, then runs its short
  * launches one after another. */
 static int client(int index, void *arg)
 {
-    struct gates *gates = arg;
+    struct aos_test_long_short *gates = arg;
     cl_context ctx;
     cl_command_queue q;
     aos_test_context(&ctx, &q);
@@ -78,9 +55,9 @@ static int client(int index, void *arg)
     if (!p || !aos_test_gate_sync(&gates->start))
         return 3;
     if (index == 0)
-        return spin_launch(ctx, q, p, "long_groups", (size_t)compute_units() * LONG_GROUPS_PER_CU, LONG_ROUNDS,
+        return spin_launch(ctx, q, p, "long_groups", (size_t)aos_test_compute_units() * LONG_GROUPS_PER_CU, LONG_ROUNDS,
                            &gates->launched);
-    if (!aos_test_gate_sync(&gates->short_go))
+    if (!aos_test_gate_sync(&gates->go))
         return 3;
     for (int i = 0; i < SHORT_LAUNCHES; i++) {
         int rc = spin_launch(ctx, q, p, "short_burst", SHORT_GROUPS, SHORT_ROUNDS, NULL);
@@ -92,25 +69,11 @@ static int client(int index, void *arg)
 
 START_TEST(test_short_launches_run_beside_long_groups)
 {
-    /* Nothing here touches OpenCL before the fork: each child is its own client. */
-    struct gates gates;
-    aos_test_gate_open(&gates.start);
-    aos_test_gate_open(&gates.launched);
-    aos_test_gate_open(&gates.short_go);
-    pid_t kids[2];
-    for (int c = 0; c < 2; c++)
-        kids[c] = aos_test_fork_client(client, c, &gates);
-    aos_test_gate_await_ready(&gates.start, 2);
-    aos_test_gate_go(&gates.start, 2);
-    aos_test_gate_await_ready(&gates.launched, 1);
-    aos_test_gate_await_ready(&gates.short_go, 1);
-    usleep(50000); /* the long launch's first wave is on the device and measures a group */
-    aos_test_gate_go(&gates.short_go, 1);
-    for (int i = 0; i < 2; i++) {
-        int code = aos_test_reap(kids[i]);
-        ck_assert_msg(code == 0, "client %d: exit %d (1: wrong results, 3: setup)", i, code);
-    }
-    cl_uint cu = compute_units();
+    /* Nothing here touches OpenCL before the fork: each child is its own client. The long launch's
+     * first wave is on the device and measures a group before the short launches come. */
+    struct aos_test_long_short gates;
+    aos_test_long_short_run(client, &gates, 50000);
+    cl_uint cu = aos_test_compute_units();
     ck_assert_uint_ge(cu, 2); /* all but one compute unit needs two */
 
     char long_line[4096], short_line[4096];

@@ -31,14 +31,6 @@ static const char *src = SPIN("spin_a") SPIN("spin_b") SPIN("rot_0") SPIN("rot_1
 
 enum { LOCAL = 16, GROUPS = 96, N = LOCAL * GROUPS, ROUNDS = 40000 };
 
-static cl_uint compute_units(void)
-{
-    cl_uint cu = 0;
-    ck_assert_int_eq(clGetDeviceInfo(aos_test_device(), CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL),
-                     CL_SUCCESS);
-    return cu;
-}
-
 static cl_command_queue new_queue(cl_context ctx)
 {
     cl_int err;
@@ -146,13 +138,13 @@ START_TEST(test_shrink_when_another_arrives_grow_when_it_leaves)
 {
     char la[2048], lb[2048];
     run_a_then_b(la, lb, sizeof(la));
-    if (compute_units() >= 2) {
+    if (aos_test_compute_units() >= 2) {
         unsigned ga[32], gb[32];
         size_t na = trace_groups(la, ga, 32), nb = trace_groups(lb, gb, 32);
         /* a held the whole device, gave half to b, and took it back when b was done. */
-        ck_assert_msg(went_from(ga, na, compute_units(), compute_units() / 2), "a never shrank: %s", la);
-        ck_assert_msg(went_from(ga, na, compute_units() / 2, compute_units()), "a never grew back: %s", la);
-        ck_assert_msg(nb >= 1 && gb[0] == compute_units() / 2, "b did not start on half: %s", lb);
+        ck_assert_msg(went_from(ga, na, aos_test_compute_units(), aos_test_compute_units() / 2), "a never shrank: %s", la);
+        ck_assert_msg(went_from(ga, na, aos_test_compute_units() / 2, aos_test_compute_units()), "a never grew back: %s", la);
+        ck_assert_msg(nb >= 1 && gb[0] == aos_test_compute_units() / 2, "b did not start on half: %s", lb);
     }
 }
 END_TEST
@@ -161,7 +153,7 @@ END_TEST
  * it ends, and every wave of either spans the device's compute units (fewer only for the tail). */
 START_TEST(test_direct_waves_take_the_whole_device_in_turns)
 {
-    cl_uint cu = compute_units();
+    cl_uint cu = aos_test_compute_units();
     char la[2048], lb[2048];
     run_a_then_b(la, lb, sizeof(la));
     ck_assert_msg(trace_field(lb, "start_ns") < trace_field(la, "end_ns"),
@@ -181,7 +173,7 @@ END_TEST
  * under way at once (without slicing the last two would start only when the first two ended). */
 START_TEST(test_more_launches_than_the_device_holds_rotate)
 {
-    cl_uint cu = compute_units();
+    cl_uint cu = aos_test_compute_units();
     cl_context ctx;
     cl_command_queue q[4];
     aos_test_context(&ctx, &q[0]);

@@ -52,6 +52,15 @@ static inline long long trace_signed(const char *line, const char *key)
     return strtoll(p + strlen(pat), NULL, 10);
 }
 
+/* Host time (CLOCK_MONOTONIC ns) the launch's first wave started: the first pair of
+ * "groups_over_time". */
+static inline unsigned long long trace_first_wave_ns(const char *line)
+{
+    const char *p = strstr(line, "\"groups_over_time\":[[");
+    ck_assert_msg(p != NULL, "no wave in %s", line);
+    return strtoull(p + strlen("\"groups_over_time\":[["), NULL, 10);
+}
+
 /* The physical group counts of "groups_over_time":[[t,g],...], in order; returns how many. */
 static inline size_t trace_groups(const char *line, unsigned *groups, size_t cap)
 {

@@ -1,0 +1,131 @@
+/* Anticipation (docs/scheduler.md §6): an application queues short launches back to back while
+ * another application's long launch runs in whole-device waves. When one short launch ends, the
+ * next is already queued behind it, so the device waits for it instead of starting a slice of the
+ * long launch, as long as the short client is not ahead in virtual time. It may be, just, after its
+ * first launch (both start level); after one slice of the long launch it is behind by a slice, and
+ * its other launches follow each other with no slice in between. Without anticipation a slice runs
+ * between every two. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clients.h"
+#include "harness.h"
+#include "spin_kernel.h"
+#include "trace_read.h"
+
+static char config_path[64] = "/tmp/accelos-anticipate-conf-XXXXXX";
+static char trace_path[64] = "/tmp/accelos-anticipate-trace-XXXXXX";
+
+static const char *src = AOS_SPIN_KERNEL("long_launch") AOS_SPIN_KERNEL("short_burst");
+
+/* Long slices, so a slice between two short launches cannot hide in the machine's noise. The long
+ * launch is many groups of about a millisecond each, several slices in all. */
+enum { SLICE_MS = 20, LOCAL = 16, LONG_GROUPS_PER_CU = 200, LONG_ROUNDS = 200000, SHORT_GROUPS = 16,
+       SHORT_ROUNDS = 2000, SHORT_LAUNCHES = 6 };
+
+static cl_mem spin_enqueue(cl_context ctx, cl_command_queue q, cl_kernel k, size_t groups, cl_uint rounds)
+{
+    cl_int err;
+    size_t n = groups * LOCAL, local = LOCAL;
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(uint32_t), NULL, &err);
+    if (!out || clSetKernelArg(k, 0, sizeof(out), &out) != CL_SUCCESS ||
+        clSetKernelArg(k, 1, sizeof(rounds), &rounds) != CL_SUCCESS ||
+        clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL) != CL_SUCCESS) {
+        if (out)
+            clReleaseMemObject(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Client 0 runs the long launch; client 1, once told, queues its short launches all at once and
+ * only then waits for them. 0, or 1 wrong results, 3 setup. */
+static int client(int index, void *arg)
+{
+    struct aos_test_long_short *gates = arg;
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = p ? clCreateKernel(p, index == 0 ? "long_launch" : "short_burst", NULL) : NULL;
+    if (!k || !aos_test_gate_sync(&gates->start))
+        return 3;
+    if (index == 0) {
+        size_t groups = (size_t)aos_test_compute_units() * LONG_GROUPS_PER_CU;
+        cl_mem out = spin_enqueue(ctx, q, k, groups, LONG_ROUNDS);
+        if (!out || clFlush(q) != CL_SUCCESS || !aos_test_gate_ready(&gates->launched))
+            return 3;
+        return aos_spin_check_sample(q, out, groups * LOCAL, LONG_ROUNDS);
+    }
+    if (!aos_test_gate_sync(&gates->go))
+        return 3;
+    cl_mem outs[SHORT_LAUNCHES];
+    for (int i = 0; i < SHORT_LAUNCHES; i++)
+        if (!(outs[i] = spin_enqueue(ctx, q, k, SHORT_GROUPS, SHORT_ROUNDS)))
+            return 3;
+    if (clFinish(q) != CL_SUCCESS)
+        return 3;
+    for (int i = 0; i < SHORT_LAUNCHES; i++) {
+        int rc = aos_spin_check_sample(q, outs[i], SHORT_GROUPS * LOCAL, SHORT_ROUNDS);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+START_TEST(test_queued_launches_keep_the_device)
+{
+    /* Nothing here touches OpenCL before the fork: each child is its own client. The short launches
+     * come once the long launch is past its first, measuring waves: its waves are whole slices. */
+    struct aos_test_long_short gates;
+    aos_test_long_short_run(client, &gates, 80000);
+
+    char long_line[4096], line[4096];
+    ck_assert_msg(trace_find(trace_path, "\"kernel\":\"long_launch\"", long_line, sizeof(long_line)),
+                  "no trace line for the long launch");
+    ck_assert_uint_eq(trace_field(long_line, "virtual_groups_done"), aos_test_compute_units() * LONG_GROUPS_PER_CU);
+    unsigned long long long_end = trace_field(long_line, "ended_host_ns"), prev_end = 0;
+    int gaps = 0; /* a slice of the long launch ran between two short launches */
+    for (int i = 1; i <= SHORT_LAUNCHES; i++) {
+        ck_assert_msg(trace_find_nth(trace_path, "\"kernel\":\"short_burst\"", i, line, sizeof(line)),
+                      "no trace line for short launch %d", i);
+        ck_assert_uint_eq(trace_field(line, "virtual_groups_done"), SHORT_GROUPS);
+        unsigned long long start = trace_first_wave_ns(line), end = trace_field(line, "ended_host_ns");
+        if (prev_end) {
+            fprintf(stderr, "fair_anticipate: short launch %d started %.3f ms after the one before\n", i,
+                    (double)(start - prev_end) / 1e6);
+            gaps += start >= prev_end + SLICE_MS * 1000000ull / 4;
+        }
+        prev_end = end;
+    }
+    ck_assert_msg(gaps <= 1, "a slice of the long launch ran between %d of %d pairs of short launches", gaps,
+                  SHORT_LAUNCHES - 1);
+    /* The long launch was still running: its waves could have filled the gaps. */
+    ck_assert_msg(prev_end < long_end, "the long launch ended %.1f ms before the short ones",
+                  (double)(prev_end - long_end) / 1e6);
+}
+END_TEST
+
+int main(void)
+{
+    char config[64];
+    snprintf(config, sizeof(config), "slice_ms = %d\n", SLICE_MS);
+    if (!aos_test_write_temp(config_path, config) || !aos_test_write_temp(trace_path, "")) {
+        perror("accelos test: temporary file");
+        return 1;
+    }
+    Suite *s = suite_create("fair_anticipate");
+    TCase *tc = tcase_create("fair_anticipate");
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, test_queued_launches_keep_the_device);
+    suite_add_tcase(s, tc);
+    const char *const args[] = {"--policy", "fair", "--config", config_path, "--trace", trace_path, NULL};
+    int rc = aos_test_run_suite_with_args(s, args);
+    unlink(config_path);
+    unlink(trace_path);
+    return rc;
+}
