@@ -45,6 +45,7 @@ struct aos_session {
     _Atomic uint64_t elastic_launches; /* launches that ran over a virtual NDRange */
     uint32_t launches_inflight;        /* logical launches not yet ended; under device_sched's admit lock */
     uint32_t launches_active;          /* of those, past their gate (ready or on the device) */
+    uint32_t weight;                   /* fair policy: from the configuration at the first launch, 0 before */
 };
 
 struct aos_session *aos_session_new(int sock, pid_t pid, uid_t uid, int *region_fd);
