@@ -6,8 +6,12 @@
  *   overhead: native launch vs rewritten launch on the device's full capacity
  *             (physical groups = min(total groups, 4 x compute units)),
  *             interleaved in the same run; each sample is the wall time per
- *             launch of a batch of back-to-back launches (~20 ms), median of
- *             --reps samples; speed = native / rewritten (>1: faster).
+ *             launch of a batch of back-to-back launches (~20 ms) of each
+ *             shape, one after the other, the order reversed every other
+ *             sample; speed = median over the --reps samples of native /
+ *             rewritten within the sample (>1: faster). Pairing neighbours
+ *             cancels the machine's drift between samples; the times shown are
+ *             the medians of each shape's own samples.
  *   direct:   on SPIR targets also the direct shape (accelos/vndrange.h) in one
  *             wave over all virtual groups, interleaved the same way.
  *   JIT cost: aos_jit_compile (no cache) + clBuildProgram of the binary vs
@@ -58,6 +62,19 @@ static double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Median over the samples of a[i] / b[i]: each sample's two shapes ran next to each other. */
+static double median_ratio(const double *a, const double *b, int n)
+{
+	double *r = malloc((size_t)n * sizeof(*r));
+	if (!r)
+		return 0;
+	for (int i = 0; i < n; i++)
+		r[i] = b[i] > 0 ? a[i] / b[i] : 0;
+	double m = median(r, n);
+	free(r);
+	return m;
 }
 
 static char *read_text(const char *path, size_t *len)
@@ -139,35 +156,47 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	r->has_direct = aos_jit_target_has_direct(jo.target);
 	if (forced_chunk)
 		r->chunk = forced_chunk;
-	/* Batch size: enough launches for ~20 ms of native work per sample. */
-	double probe, kprobe;
-	if (aos_clrun_time(env, nat, o->kernel, &o->launch, o->args, o->nargs, o->seed, NULL, 3,
+	/* Batch size: enough launches for ~20 ms of native work per sample. Every shape runs
+	 * once first: PoCL compiles a kernel at its first launch, which no sample may time. */
+	double probe, kprobe, unused;
+	if (aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs, o->seed, &cfg, 3,
 			   &probe, &kprobe) ||
-	    aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs, o->seed, &cfg, 3,
+	    (r->has_direct && aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs,
+					     o->seed, &direct, 3, &unused, &kprobe)) ||
+	    aos_clrun_time(env, nat, o->kernel, &o->launch, o->args, o->nargs, o->seed, NULL, 3,
 			   &probe, &kprobe))
 		goto out;
 	int iters = probe > 0 ? (int)(20.0 / probe) : 1000;
 	iters = iters < 3 ? 3 : iters > 2000 ? 2000 : iters;
 	r->iters = iters;
 	for (int i = 0; i < reps; i++) {
-		if (aos_clrun_time(env, nat, o->kernel, &o->launch, o->args, o->nargs, o->seed, NULL,
-				   iters, &tn[i], &kn[i]) ||
-		    aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs, o->seed, &cfg,
-				   iters, &tr[i], &kr[i]) ||
-		    (r->has_direct && aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs,
-						     o->seed, &direct, iters, &td[i], &kd)))
-			goto out;
+		/* Shapes in turn: native, loop, direct; backwards every other sample, so none
+		 * always runs first (on fresh caches) or last. */
+		for (int step = 0; step < 3; step++) {
+			int shape = i % 2 ? 2 - step : step, rc = 0;
+			if (shape == 0)
+				rc = aos_clrun_time(env, nat, o->kernel, &o->launch, o->args, o->nargs,
+						    o->seed, NULL, iters, &tn[i], &kn[i]);
+			else if (shape == 1)
+				rc = aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs,
+						    o->seed, &cfg, iters, &tr[i], &kr[i]);
+			else if (r->has_direct)
+				rc = aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs,
+						    o->seed, &direct, iters, &td[i], &kd);
+			if (rc)
+				goto out;
+		}
 	}
+	r->speed = median_ratio(tn, tr, reps);
+	r->kspeed = median_ratio(kn, kr, reps);
+	if (r->has_direct)
+		r->dspeed = median_ratio(tn, td, reps);
 	r->native_ms = median(tn, reps);
 	r->rewritten_ms = median(tr, reps);
-	r->speed = r->native_ms / r->rewritten_ms;
 	r->native_kms = median(kn, reps);
 	r->rewritten_kms = median(kr, reps);
-	r->kspeed = r->native_kms / r->rewritten_kms;
-	if (r->has_direct) {
+	if (r->has_direct)
 		r->direct_ms = median(td, reps);
-		r->dspeed = r->native_ms / r->direct_ms;
-	}
 	r->ok = 1;
 	rc = 0;
 out:
@@ -205,8 +234,9 @@ static void report(FILE *f, struct row *rows, int n, const char *device, int rep
 	double dlg = 0, dworst = 1e30;
 	int m = 0, md = 0;
 	const char *worst_name = "", *kworst_name = "", *worst_jit_name = "", *dworst_name = "";
-	fprintf(f, "Device: %s. Median of %d interleaved samples per kernel; each sample is a "
-		   "batch of back-to-back launches (~20 ms).\n\n", device, reps);
+	fprintf(f, "Device: %s. %d interleaved samples per kernel, each a batch of back-to-back "
+		   "launches (~20 ms) of every shape; speeds are the median over the samples of the "
+		   "ratio within a sample, times the median of each shape's samples.\n\n", device, reps);
 	fprintf(f, "| kernel | groups | phys | chunk | native wall ms | rewritten wall ms | speed (wall) "
 		   "| native kernel ms | rewritten kernel ms | speed (kernel) | native build ms "
 		   "| JIT+build ms | JIT cost | cache hit ms | direct wall ms | speed (direct) |\n"
