@@ -314,14 +314,16 @@ static bool others_present(struct device_sched *d, const struct aos_logical *l, 
 
 static void recent_end_note(struct device_sched *d, const struct aos_logical *l, bool lingering)
 {
-    struct recent_end *slot = &d->recent[d->recent_next];
-    for (uint32_t i = 0; i < RECENT_ENDS; i++)
+    struct recent_end *slot = NULL;
+    for (uint32_t i = 0; i < RECENT_ENDS && !slot; i++)
         if (d->recent[i].client == l->client)
             slot = &d->recent[i];
-    if (slot->lingering && slot->client != l->client && !client_has_active(d, NULL, slot->client))
-        aos_sched_vt_leave(d->vt, slot->client); /* pushed out: stop expecting it */
-    if (slot == &d->recent[d->recent_next])
+    if (!slot) { /* the oldest entry goes */
+        slot = &d->recent[d->recent_next];
         d->recent_next = (d->recent_next + 1) % RECENT_ENDS;
+        if (slot->lingering && !client_has_active(d, NULL, slot->client))
+            aos_sched_vt_leave(d->vt, slot->client); /* pushed out: stop expecting it */
+    }
     *slot = (struct recent_end){.client = l->client, .ns = l->ended_host_ns, .lingering = lingering};
 }
 

@@ -104,6 +104,8 @@ START_TEST(test_queued_launches_keep_the_device)
     }
     ck_assert_msg(gaps <= 1, "a slice of the long launch ran between %d of %d pairs of short launches", gaps,
                   SHORT_LAUNCHES - 1);
+    fprintf(stderr, "fair_anticipate: the long launch ended %.1f ms after the last short one\n",
+            ((double)long_end - (double)prev_end) / 1e6);
     /* The long launch was still running: its waves could have filled the gaps. */
     ck_assert_msg(prev_end < long_end, "the long launch ended %.1f ms before the short ones",
                   (double)(prev_end - long_end) / 1e6);
