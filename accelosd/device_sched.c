@@ -175,6 +175,14 @@ static void admit_active(struct aos_session *s, int delta)
 
 static void kick(struct device_sched *d);
 
+/* Wakes the device's scheduler thread to look at its inbox and timers again. */
+static void wake_thread(struct device_sched *d)
+{
+    pthread_mutex_lock(&d->lock);
+    pthread_cond_signal(&d->cond);
+    pthread_mutex_unlock(&d->lock);
+}
+
 static void post(struct aos_logical_node *n)
 {
     if (atomic_exchange(&n->posted, true))
@@ -407,9 +415,7 @@ static bool hold_for_expected(struct device_sched *d, double next_vtime)
         d->hold_start_ns = aos_now_ns();
         d->hold_until_ns = e->ns + anticipate_ns();
         atomic_store(&d->wake_at_ns, d->hold_until_ns);
-        pthread_mutex_lock(&d->lock); /* the thread may be asleep for longer than the hold */
-        pthread_cond_signal(&d->cond);
-        pthread_mutex_unlock(&d->lock);
+        wake_thread(d); /* it may be asleep for longer than the hold */
         return true;
     }
     return false;
@@ -779,14 +785,6 @@ static int by_fair_order(const void *a, const void *b)
     return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
 }
 
-static bool running_any(struct aos_logical *const *ls, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (ls[i]->state == AOS_LOGICAL_RUNNING)
-            return true;
-    return false;
-}
-
 /* Decides who runs next and starts their waves. */
 static void plan(struct device_sched *d)
 {
@@ -845,14 +843,15 @@ static void plan(struct device_sched *d)
     }
     /* A direct wave takes the whole device: it starts alone, and nothing starts beside it. A
      * narrow one (fewer virtual groups than compute units) leaves the rest to the others. */
-    bool busy = false, direct_running = false;
+    bool busy = false, direct_running = false, idle = true;
     for (i = 0; i < n; i++) {
-        bool wide = ls[i]->state == AOS_LOGICAL_RUNNING && !direct_is_narrow(d, ls[i]);
+        bool wide = running[i] && !direct_is_narrow(d, ls[i]);
         busy |= wide;
         direct_running |= wide && ls[i]->direct;
+        idle &= !running[i];
     }
     bool hold = false; /* only an idle device waits (anticipation) */
-    for (size_t j = 0; settled && !busy && !running_any(ls, n) && j < n; j++) {
+    for (size_t j = 0; settled && idle && j < n; j++) {
         i = order[j];
         if (ls[i]->state == AOS_LOGICAL_READY && out[i].status == AOS_SCHED_RUN && out[i].groups) {
             hold = hold_for_expected(d, k[i].vtime);
@@ -904,9 +903,7 @@ static void step(struct device_sched *d)
         reap(d);
         bool now = d->launches != NULL;
         if (atomic_exchange(&d->has_launches, now) != now && now) {
-            pthread_mutex_lock(&d->lock); /* the thread may wait untimed: it must start polling */
-            pthread_cond_signal(&d->cond);
-            pthread_mutex_unlock(&d->lock);
+            wake_thread(d); /* it may wait untimed: it must start polling */
         }
     }
 }
@@ -916,9 +913,7 @@ static void step(struct device_sched *d)
 static void kick(struct device_sched *d)
 {
     if (pthread_mutex_trylock(&d->step_lock) != 0) {
-        pthread_mutex_lock(&d->lock);
-        pthread_cond_signal(&d->cond);
-        pthread_mutex_unlock(&d->lock);
+        wake_thread(d);
         return;
     }
     pthread_mutex_lock(&d->lock);

@@ -25,6 +25,23 @@ static inline uint32_t aos_spin_expect(uint32_t start, uint32_t rounds)
     return h;
 }
 
+/* Enqueues the spin kernel k over `groups` groups of `local` items, its results into a new buffer
+ * of its own: that buffer, or NULL when a step failed. */
+static inline cl_mem aos_spin_enqueue(cl_context ctx, cl_command_queue q, cl_kernel k, size_t groups, size_t local,
+                                      cl_uint rounds)
+{
+    cl_int err;
+    size_t n = groups * local;
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(uint32_t), NULL, &err);
+    if (out && (clSetKernelArg(k, 0, sizeof(out), &out) != CL_SUCCESS ||
+                clSetKernelArg(k, 1, sizeof(rounds), &rounds) != CL_SUCCESS ||
+                clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL) != CL_SUCCESS)) {
+        clReleaseMemObject(out);
+        out = NULL;
+    }
+    return out;
+}
+
 /* Checks a sample of a spin kernel's n results in `out` (first, middle, last: the full check of a
  * long kernel would cost seconds of host time): 0 when right, 1 when one is wrong, 3 when they
  * cannot be read. */

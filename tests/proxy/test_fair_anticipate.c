@@ -27,21 +27,6 @@ static const char *src = AOS_SPIN_KERNEL("long_launch") AOS_SPIN_KERNEL("short_b
 enum { SLICE_MS = 20, LOCAL = 16, LONG_GROUPS_PER_CU = 200, LONG_ROUNDS = 200000, SHORT_GROUPS = 16,
        SHORT_ROUNDS = 2000, SHORT_LAUNCHES = 6 };
 
-static cl_mem spin_enqueue(cl_context ctx, cl_command_queue q, cl_kernel k, size_t groups, cl_uint rounds)
-{
-    cl_int err;
-    size_t n = groups * LOCAL, local = LOCAL;
-    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(uint32_t), NULL, &err);
-    if (!out || clSetKernelArg(k, 0, sizeof(out), &out) != CL_SUCCESS ||
-        clSetKernelArg(k, 1, sizeof(rounds), &rounds) != CL_SUCCESS ||
-        clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL) != CL_SUCCESS) {
-        if (out)
-            clReleaseMemObject(out);
-        return NULL;
-    }
-    return out;
-}
-
 /* Client 0 runs the long launch; client 1, once told, queues its short launches all at once and
  * only then waits for them. 0, or 1 wrong results, 3 setup. */
 static int client(int index, void *arg)
@@ -56,7 +41,7 @@ static int client(int index, void *arg)
         return 3;
     if (index == 0) {
         size_t groups = (size_t)aos_test_compute_units() * LONG_GROUPS_PER_CU;
-        cl_mem out = spin_enqueue(ctx, q, k, groups, LONG_ROUNDS);
+        cl_mem out = aos_spin_enqueue(ctx, q, k, groups, LOCAL, LONG_ROUNDS);
         if (!out || clFlush(q) != CL_SUCCESS || !aos_test_gate_ready(&gates->launched))
             return 3;
         return aos_spin_check_sample(q, out, groups * LOCAL, LONG_ROUNDS);
@@ -65,7 +50,7 @@ static int client(int index, void *arg)
         return 3;
     cl_mem outs[SHORT_LAUNCHES];
     for (int i = 0; i < SHORT_LAUNCHES; i++)
-        if (!(outs[i] = spin_enqueue(ctx, q, k, SHORT_GROUPS, SHORT_ROUNDS)))
+        if (!(outs[i] = aos_spin_enqueue(ctx, q, k, SHORT_GROUPS, LOCAL, SHORT_ROUNDS)))
             return 3;
     if (clFinish(q) != CL_SUCCESS)
         return 3;

@@ -29,14 +29,8 @@ static int doomed_client(int index, void *arg)
     cl_command_queue q;
     aos_test_context(&ctx, &q);
     cl_program p = aos_test_build(ctx, src, NULL);
-    cl_int err;
-    cl_kernel k = clCreateKernel(p, "doomed", &err);
-    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * sizeof(uint32_t), NULL, &err);
-    cl_uint rounds = ROUNDS;
-    size_t global = N, local = LOCAL;
-    if (!k || !out || clSetKernelArg(k, 0, sizeof(out), &out) != CL_SUCCESS ||
-        clSetKernelArg(k, 1, sizeof(rounds), &rounds) != CL_SUCCESS ||
-        clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL) != CL_SUCCESS || clFlush(q) != CL_SUCCESS)
+    cl_kernel k = clCreateKernel(p, "doomed", NULL);
+    if (!k || !aos_spin_enqueue(ctx, q, k, GROUPS, LOCAL, ROUNDS) || clFlush(q) != CL_SUCCESS)
         return 3;
     if (!aos_test_gate_ready(gate))
         return 3;

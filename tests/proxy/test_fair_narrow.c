@@ -28,16 +28,11 @@ enum { LOCAL = 16, LONG_ROUNDS = 3000000, LONG_GROUPS_PER_CU = 3, SHORT_GROUPS =
 static int spin_launch(cl_context ctx, cl_command_queue q, cl_program p, const char *name, size_t groups,
                        cl_uint rounds, struct aos_test_gate *sent)
 {
-    cl_int err;
-    size_t n = groups * LOCAL, local = LOCAL;
-    cl_kernel k = clCreateKernel(p, name, &err);
-    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(uint32_t), NULL, &err);
-    if (!k || !out || clSetKernelArg(k, 0, sizeof(out), &out) != CL_SUCCESS ||
-        clSetKernelArg(k, 1, sizeof(rounds), &rounds) != CL_SUCCESS ||
-        clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL) != CL_SUCCESS ||
-        clFlush(q) != CL_SUCCESS || (sent && !aos_test_gate_ready(sent)))
+    cl_kernel k = clCreateKernel(p, name, NULL);
+    cl_mem out = k ? aos_spin_enqueue(ctx, q, k, groups, LOCAL, rounds) : NULL;
+    if (!out || clFlush(q) != CL_SUCCESS || (sent && !aos_test_gate_ready(sent)))
         return 3;
-    int rc = aos_spin_check_sample(q, out, n, rounds);
+    int rc = aos_spin_check_sample(q, out, groups * LOCAL, rounds);
     clReleaseMemObject(out);
     clReleaseKernel(k);
     return rc;
