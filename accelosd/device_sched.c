@@ -42,6 +42,7 @@
 #include "daemon_config.h"
 #include "ops.h"
 #include "session.h"
+#include "solo.h"
 #include "trace.h"
 
 #define POLL_NS 20000000ull          /* re-check runaways and dead clients this often while busy */
@@ -90,7 +91,8 @@ struct device_sched {
     struct aos_sched_device model;
     bool have_model;
     uint64_t next_arrival;
-    struct estimate estimates[ESTIMATES];
+    struct estimate estimates[ESTIMATES]; /* written under estimates_lock, read by solo launches */
+    pthread_mutex_t estimates_lock;
     struct recent_end recent[RECENT_ENDS];
     uint32_t recent_next;
     /* Anticipation: the device is held for this client's next launch until hold_until_ns. */
@@ -153,6 +155,18 @@ void aos_device_sched_admit(struct aos_session *s)
     }
     s->launches_inflight++;
     pthread_mutex_unlock(&admit_lock);
+}
+
+bool aos_device_sched_try_admit(struct aos_session *s)
+{
+    uint32_t limit = aos_daemon_config_get()->max_inflight_per_client;
+    pthread_mutex_lock(&admit_lock);
+    admit_init_locked();
+    bool ok = !limit || s->launches_inflight < limit;
+    if (ok)
+        s->launches_inflight++;
+    pthread_mutex_unlock(&admit_lock);
+    return ok;
 }
 
 void aos_device_sched_unadmit(struct aos_session *s)
@@ -249,8 +263,10 @@ static double estimate_get(struct device_sched *d, uint64_t key)
 static void estimate_put(struct device_sched *d, uint64_t key, double v)
 {
     struct estimate *e = estimate_slot(d, key);
+    pthread_mutex_lock(&d->estimates_lock);
     e->key = key;
     e->ns_per_vgroup_one = v;
+    pthread_mutex_unlock(&d->estimates_lock);
 }
 
 static cl_command_queue queue_take(struct device_sched *d, cl_context ctx)
@@ -471,6 +487,7 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
     bool active = client_has_active(d, l, l->client);
     bool lingering = !active && anticipate_ns() && client_has_gated(d, l->client);
     recent_end_note(d, l, lingering);
+    aos_solo_logical_end(d->index, l->client);
     if (!active && !lingering)
         aos_sched_vt_leave(d->vt, l->client);
     if (l->estimate_key && l->ns_per_vgroup_one > 0)
@@ -841,6 +858,11 @@ static void plan(struct device_sched *d)
             if (ls[i]->state == AOS_LOGICAL_RUNNING)
                 settled = false;
     }
+    /* Solo launches on the device run first, as a wave would: another client's wave started now
+     * would go in front of them on the device (PoCL runs kernels in order of submission). They
+     * end within solo_native_us, and the last one to end nudges the scheduler. Their own client's
+     * launches go on: a solo launch may wait behind them on its queue. */
+    uint64_t solo_owner = aos_solo_owner(d->index);
     /* A direct wave takes the whole device: it starts alone, and nothing starts beside it. A
      * narrow one (fewer virtual groups than compute units) leaves the rest to the others. */
     bool busy = false, direct_running = false, idle = true;
@@ -851,7 +873,7 @@ static void plan(struct device_sched *d)
         idle &= !running[i];
     }
     bool hold = false; /* only an idle device waits (anticipation) */
-    for (size_t j = 0; settled && idle && j < n; j++) {
+    for (size_t j = 0; settled && idle && !solo_owner && j < n; j++) {
         i = order[j];
         if (ls[i]->state == AOS_LOGICAL_READY && out[i].status == AOS_SCHED_RUN && out[i].groups) {
             hold = hold_for_expected(d, k[i].vtime);
@@ -860,6 +882,8 @@ static void plan(struct device_sched *d)
     }
     for (size_t j = 0; settled && !direct_running && !hold && j < n; j++) {
         i = order[j];
+        if (solo_owner && ls[i]->client != solo_owner)
+            continue;
         if (ls[i]->state == AOS_LOGICAL_READY && out[i].status == AOS_SCHED_RUN && out[i].groups) {
             if (ls[i]->direct && busy)
                 break; /* its turn comes when the running waves end */
@@ -965,6 +989,7 @@ static struct device_sched *sched_for(uint32_t device)
         d->dev = aos_device_at(device);
         pthread_mutex_init(&d->lock, NULL);
         pthread_mutex_init(&d->step_lock, NULL);
+        pthread_mutex_init(&d->estimates_lock, NULL);
         cond_init_monotonic(&d->cond);
         d->vt = aos_sched_vt_new();
         d->have_model = aos_device_model(d->dev, &d->model);
@@ -989,6 +1014,7 @@ void aos_device_sched_submit(struct aos_logical *l)
         aos_logical_unref(l);
         return;
     }
+    aos_solo_logical_begin(l->device, l->client);
     pthread_mutex_lock(&d->lock);
     l->next = d->incoming;
     d->incoming = l;
@@ -996,14 +1022,48 @@ void aos_device_sched_submit(struct aos_logical *l)
     kick(d);
 }
 
+/* The device's scheduler, NULL when it never started (nothing ever ran there). */
+static struct device_sched *sched_started(uint32_t device)
+{
+    if (device >= AOS_MAX_DEVICES)
+        return NULL;
+    struct device_sched *d = &scheds[device];
+    pthread_mutex_lock(&start_lock);
+    bool started = d->started;
+    pthread_mutex_unlock(&start_lock);
+    return started ? d : NULL;
+}
+
+uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups)
+{
+    struct device_sched *d = sched_started(dev->index);
+    if (!d || !estimate_key || !virtual_groups || !d->have_model || !d->model.compute_units)
+        return 0; /* nothing measured on it yet */
+    pthread_mutex_lock(&d->estimates_lock);
+    double one = estimate_get(d, estimate_key);
+    pthread_mutex_unlock(&d->estimates_lock);
+    uint64_t width = d->model.compute_units < virtual_groups ? d->model.compute_units : virtual_groups;
+    double ns = one * (double)virtual_groups / (double)width;
+    return ns > 0 && ns < 1e18 ? (uint64_t)ns + 1 : 0;
+}
+
+void aos_device_sched_nudge(uint32_t device)
+{
+    struct device_sched *d = sched_started(device);
+    if (!d)
+        return;
+    /* poked: when a step is under way, it may be past its plan, so the thread steps again. */
+    pthread_mutex_lock(&d->lock);
+    d->poked = true;
+    pthread_mutex_unlock(&d->lock);
+    kick(d);
+}
+
 void aos_device_sched_poke(void)
 {
     for (uint32_t i = 0; i < AOS_MAX_DEVICES; i++) {
-        struct device_sched *d = &scheds[i];
-        pthread_mutex_lock(&start_lock);
-        bool started = d->started;
-        pthread_mutex_unlock(&start_lock);
-        if (!started)
+        struct device_sched *d = sched_started(i);
+        if (!d)
             continue;
         pthread_mutex_lock(&d->lock);
         d->poked = true;

@@ -34,8 +34,18 @@ void aos_device_sched_submit(struct aos_logical *l);
  * through after a short grace, so it cannot deadlock itself. Service thread of s.
  */
 void aos_device_sched_admit(struct aos_session *s);
-/* Undoes an admit whose launch was never submitted. */
+/* The same without blocking: false, and nothing counted, when s has the limit in flight. */
+bool aos_device_sched_try_admit(struct aos_session *s);
+/* Undoes an admit whose launch was never submitted, or ends a launch that bypassed the scheduler. */
 void aos_device_sched_unadmit(struct aos_session *s);
+
+/* How long a launch of virtual_groups groups of the code behind estimate_key should take on dev,
+ * from the time per virtual group the scheduler measured there; 0 when nothing was measured. */
+uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups);
+
+/* Something outside the scheduler that it waits for has changed (solo launches ended): it plans
+ * again, on this thread when nobody is stepping. Any thread. */
+void aos_device_sched_nudge(uint32_t device);
 
 /* A session died: its launches stop at their next wave boundary. Any thread. */
 void aos_device_sched_poke(void);

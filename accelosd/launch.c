@@ -28,6 +28,7 @@
 #include "device_sched.h"
 #include "logical.h"
 #include "ops.h"
+#include "solo.h"
 
 #define AUTO_LOCAL_X 64u  /* largest automatic work-group width (dimension 0) */
 #define AUTO_LOCAL_YZ 4u  /* and height/depth */
@@ -161,6 +162,24 @@ static uint32_t client_weight(struct aos_session *s)
 }
 
 /* ---- Launch ------------------------------------------------------------------------------- */
+
+struct aos_solo_claim *aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
+                                       const struct aos_launch_shape *shape)
+{
+    cl_device_id qdev = NULL;
+    if (!aos_daemon_config_get()->solo_native_us ||
+        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_DEVICE, sizeof(qdev), &qdev, NULL) != CL_SUCCESS ||
+        qdev != ek->device)
+        return NULL;
+    const struct aos_device *dev = device_of(qdev);
+    struct aos_vndrange rec;
+    size_t local[3];
+    if (!dev || !record_fill(&rec, ek, shape, local))
+        return NULL;
+    uint64_t key = aos_elastic_estimate_key(ek, local);
+    uint64_t expected = aos_device_sched_expected_ns(dev, key, rec.total_groups);
+    return expected ? aos_solo_claim(s, dev->index, key, expected) : NULL;
+}
 
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
                         const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait,

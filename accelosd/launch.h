@@ -23,6 +23,16 @@ struct aos_launch_shape {
 };
 
 /*
+ * Whether the launch may run natively because its client has the device to itself and the
+ * scheduler measured it short (solo.h): the claim to pass to aos_solo_started() once it is
+ * enqueued, or NULL. Service thread of s only.
+ */
+struct aos_session;
+struct aos_solo_claim;
+struct aos_solo_claim *aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
+                                       const struct aos_launch_shape *shape);
+
+/*
  * Makes the launch a logical launch when the rewrite can run it exactly. *ev becomes the
  * application's event (a marker on its queue that completes after the last wave; one reference)
  * and *logical the launch that answers the event's profiling queries (one reference). held lists
@@ -32,7 +42,6 @@ struct aos_launch_shape {
  * work-group that can never fit (the native launch reports the error), or any error on the way.
  * Service thread of s only.
  */
-struct aos_session;
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
                         const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait,
                         const struct aos_logical_held *held, uint32_t n_held, cl_event *ev,

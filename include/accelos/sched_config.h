@@ -9,6 +9,9 @@
  *   vgroup_timeout_ms = N        0..3600000 (0 = no timeout), default 10000
  *   anticipate_us = N            0..1000000 (0 = off), default 1000: how long the device waits
  *                                for a client's next launch already queued behind its last one
+ *   solo_native_us = N           0..1000000 (0 = off), default 2000: a launch expected to take
+ *                                at most N us runs natively while its client has the device
+ *                                to itself (no other client's launch within a slice)
  *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
  *                                auto (default): direct on CPU devices, loop elsewhere
  *   weight.<uid or client name> = N   1..1000 (unlisted clients weigh 1)
@@ -56,6 +59,7 @@ struct aos_sched_config {
 	uint32_t max_inflight_per_client; /* 0 = unlimited */
 	uint32_t vgroup_timeout_ms;       /* 0 = no timeout */
 	uint32_t anticipate_us;           /* 0 = off */
+	uint32_t solo_native_us;          /* 0 = off */
 	struct aos_sched_config_weight *weights; /* owned; n_weights entries */
 	size_t n_weights;
 };
@@ -70,7 +74,8 @@ struct aos_sched_config_errors {
 	struct aos_sched_config_error e[AOS_SCHED_CONFIG_MAX_ERRORS];
 };
 
-/* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, no weights. */
+/* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, 1 ms
+ * anticipation, 2 ms solo launches, no weights. */
 void aos_sched_config_init(struct aos_sched_config *cfg);
 void aos_sched_config_release(struct aos_sched_config *cfg);
 

@@ -1,7 +1,7 @@
 /*
  * The running test daemon's status report (accelosd --status), for tests that check what the
  * daemon did behind the application's back: the policy, and per client the kernels that got an
- * elastic twin and the launches that ran over a virtual NDRange.
+ * elastic twin, the launches that ran over a virtual NDRange and those that ran solo.
  */
 #ifndef ACCELOS_TEST_DAEMON_STATUS_H
 #define ACCELOS_TEST_DAEMON_STATUS_H
@@ -46,6 +46,20 @@ static inline void aos_test_status_elastic(pid_t pid, long long *kernels, long l
     ck_assert_ptr_nonnull(l);
     *kernels = atoll(k + strlen(" elastic-kernels "));
     *launches = atoll(l + strlen(" elastic-launches "));
+}
+
+/* The solo-launches counter of the client whose process is pid (short launches that ran natively
+ * while the client had the device to itself). */
+static inline long long aos_test_status_solo(pid_t pid)
+{
+    char text[16384], key[48];
+    aos_test_status_text(text, sizeof(text));
+    snprintf(key, sizeof(key), " pid %d ", (int)pid);
+    char *line = strstr(text, key);
+    ck_assert_msg(line != NULL, "pid %d not in the status report:\n%s", (int)pid, text);
+    char *n = strstr(line, " solo-launches ");
+    ck_assert_ptr_nonnull(n);
+    return atoll(n + strlen(" solo-launches "));
 }
 
 #endif

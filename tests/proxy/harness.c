@@ -182,6 +182,19 @@ int aos_test_run_suite_with_args(Suite *suite, const char *const *daemon_args)
     return failed ? 1 : 0;
 }
 
+int aos_test_run_suite_logical(Suite *suite)
+{
+    char config[] = "/tmp/accelos-logical-conf-XXXXXX";
+    if (!aos_test_write_temp(config, "solo_native_us = 0\n")) {
+        perror("accelos test: configuration file");
+        return 1;
+    }
+    const char *const args[] = {"--policy", "fair", "--config", config, NULL};
+    int rc = aos_test_run_suite_with_args(suite, args);
+    unlink(config);
+    return rc;
+}
+
 void *aos_test_forged_handle(void)
 {
     static void *forged[16];

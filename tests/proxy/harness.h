@@ -55,4 +55,8 @@ int aos_test_run_suite(Suite *suite);
 /* The same with extra daemon arguments (NULL-terminated), e.g. {"--policy", "fair", NULL}. */
 int aos_test_run_suite_with_args(Suite *suite, const char *const *daemon_args);
 
+/* The same under the fair policy with solo launches off (solo_native_us = 0): every launch of a
+ * rewritten kernel is a logical launch, for tests of that machinery. */
+int aos_test_run_suite_logical(Suite *suite);
+
 #endif

@@ -114,6 +114,5 @@ int main(void)
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_two_clients_at_once);
     suite_add_tcase(s, tc);
-    static const char *const args[] = {"--policy", "fair", NULL};
-    return aos_test_run_suite_with_args(s, args);
+    return aos_test_run_suite_logical(s);
 }

@@ -315,6 +315,5 @@ int main(void)
     tcase_add_test(tc, test_build_error_is_native);
     tcase_add_test(tc, test_profiling_reports_the_kernel);
     suite_add_tcase(s, tc);
-    static const char *const args[] = {"--policy", "fair", NULL};
-    return aos_test_run_suite_with_args(s, args);
+    return aos_test_run_suite_logical(s);
 }

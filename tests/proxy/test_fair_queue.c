@@ -183,6 +183,5 @@ int main(void)
     tcase_add_test(tc, test_out_of_order_queue_dependencies);
     tcase_add_test(tc, test_back_to_back_launches_and_task);
     suite_add_tcase(s, tc);
-    static const char *const args[] = {"--policy", "fair", NULL};
-    return aos_test_run_suite_with_args(s, args);
+    return aos_test_run_suite_logical(s);
 }

@@ -331,6 +331,7 @@ int main(void)
 {
     if (!aos_test_write_temp(trace_path, "") ||
         !aos_test_write_temp(config_path, "slice_ms = 2\nvgroup_timeout_ms = 200\nmax_inflight_per_client = 0\n"
+                                          "solo_native_us = 0\n"
                                           "wave_shape = " WAVE_SHAPE "\n")) {
         perror("accelos test: temporary file");
         return 1;

@@ -1,0 +1,47 @@
+/*
+ * Solo launches (policy fair, `solo_native_us`): a short launch of a client that has the device to
+ * itself runs natively on the application's queue, without the gate, user event and wave of a
+ * logical launch. Nobody waits for it: no other client has a logical launch in flight on the
+ * device or launched there within the last slice, and the solo launches in flight are expected
+ * to take no longer than solo_native_us together, less than a wave. docs/scheduler.md §6, *Solo
+ * launches*.
+ */
+#ifndef ACCELOSD_SOLO_H
+#define ACCELOSD_SOLO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "native.h"
+
+struct aos_solo_claim;
+
+/* A launch of s's on device, of the code behind code_key (the scheduler's estimate key),
+ * expected to take expected_ns, may run natively now: returns the claim it holds until
+ * aos_solo_started(), else NULL. Code whose solo launch once ran far past its estimate never runs
+ * solo again. It counts against the client's in-flight limit (max_inflight_per_client) and
+ * holds a reference to s. Service thread of s. */
+struct aos_session;
+struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, uint64_t code_key, uint64_t expected_ns);
+
+/* The claimed launch was enqueued as ev (the claim ends when ev completes), or failed to enqueue
+ * (ev NULL: the claim ends now). Frees the claim. */
+void aos_solo_started(struct aos_solo_claim *claim, cl_event ev);
+
+/* A logical launch of client on device was submitted / ended: the device is contended meanwhile,
+ * and for a slice after, for every other client. */
+void aos_solo_logical_begin(uint32_t device, uint64_t client);
+void aos_solo_logical_end(uint32_t device, uint64_t client);
+
+/* The client whose solo launches are in flight on device, 0 when none. No other client's wave
+ * starts until they end (the last one to end nudges the device's scheduler), so a client
+ * arriving meanwhile cannot put a whole-device wave in front of them; the owner's own launches
+ * go on, since its solo launches may wait behind them on its queue. At most solo_native_us after
+ * the owner's last solo claim: a solo launch held back on its queue (behind a user event, say)
+ * cannot keep the others waiting (the scheduler thread re-plans on its poll). */
+uint64_t aos_solo_owner(uint32_t device);
+
+/* The client's session ended: its past launches no longer make the device contended. */
+void aos_solo_client_gone(uint64_t client);
+
+#endif

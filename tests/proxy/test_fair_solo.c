@@ -1,0 +1,222 @@
+/* Solo launches (docs/scheduler.md §6): a short launch of a client alone on the device runs
+ * natively, without waves; while another client has a launch on the device the same launches are
+ * logical launches again; code whose solo launch ran far past its estimate never runs solo
+ * again, so the scheduler's waves and watchdog cover it; and a solo launch held back on its queue
+ * keeps other clients' waves waiting a moment at most. */
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clients.h"
+#include "daemon_status.h"
+#include "harness.h"
+#include "spin_kernel.h"
+#include "trace_read.h"
+
+static char trace_path[64] = "/tmp/accelos-solo-trace-XXXXXX";
+
+static const char *src = AOS_SPIN_KERNEL("short_solo") AOS_SPIN_KERNEL("long_other") AOS_SPIN_KERNEL("variable");
+
+/* A short launch takes microseconds; the long one several whole-device slices (4 ms each). */
+enum { LOCAL = 16, SHORT_GROUPS = 4, SHORT_ROUNDS = 50, TRAIN = 12, AFTER = 6, LONG_GROUPS_PER_CU = 200,
+       LONG_ROUNDS = 200000 };
+
+/* Launches k `n` times, each waited for and checked; 0, or 1 wrong results, 3 a failed step. */
+static int short_launches(cl_context ctx, cl_command_queue q, cl_kernel k, int n, cl_uint rounds)
+{
+    for (int i = 0; i < n; i++) {
+        cl_mem out = aos_spin_enqueue(ctx, q, k, SHORT_GROUPS, LOCAL, rounds);
+        if (!out || clFinish(q) != CL_SUCCESS)
+            return 3;
+        int rc = aos_spin_check_sample(q, out, SHORT_GROUPS * LOCAL, rounds);
+        clReleaseMemObject(out);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+START_TEST(test_short_launches_alone_run_natively)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = aos_test_kernel(p, "short_solo");
+    ck_assert_int_eq(short_launches(ctx, q, k, TRAIN, SHORT_ROUNDS), 0);
+    long long kernels, launches, solo = aos_test_status_solo(getpid());
+    aos_test_status_elastic(getpid(), &kernels, &launches);
+    fprintf(stderr, "fair_solo: alone, %lld of %d launches solo, %lld logical\n", solo, TRAIN, launches);
+    /* The first launch measures the kernel in waves; once measured, the launches run solo. */
+    ck_assert_int_ge(launches, 1);
+    ck_assert_int_ge(solo, TRAIN / 2);
+    ck_assert_int_eq(solo + launches, TRAIN);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+START_TEST(test_code_that_overran_its_estimate_runs_in_waves)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = aos_test_kernel(p, "variable");
+    ck_assert_int_eq(short_launches(ctx, q, k, TRAIN, SHORT_ROUNDS), 0);
+    long long solo0 = aos_test_status_solo(getpid());
+    ck_assert_int_ge(solo0, 1);
+    /* The same code on an argument that makes it some hundred times longer: measured short, it
+     * still runs solo, once. */
+    ck_assert_int_eq(short_launches(ctx, q, k, 1, SHORT_ROUNDS * 4000), 0);
+    long long solo1 = aos_test_status_solo(getpid()), kernels, launches0, launches1;
+    ck_assert_int_eq(solo1, solo0 + 1);
+    aos_test_status_elastic(getpid(), &kernels, &launches0);
+    ck_assert_int_eq(short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
+    aos_test_status_elastic(getpid(), &kernels, &launches1);
+    ck_assert_int_eq(aos_test_status_solo(getpid()), solo1);
+    ck_assert_int_eq(launches1 - launches0, AFTER);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+/* Client 0 runs the long launch. Client 1 runs short launches alone first (some run solo), then,
+ * once the long launch runs, more of them: none of those runs solo. 0, 1 wrong results, 3 setup,
+ * 4 never solo alone, 5 solo beside the other client, 6 not logical beside it. */
+static int client(int index, void *arg)
+{
+    struct aos_test_long_short *gates = arg;
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = p ? clCreateKernel(p, index == 0 ? "long_other" : "short_solo", NULL) : NULL;
+    if (!k)
+        return 3;
+    if (index == 0) {
+        if (!aos_test_gate_sync(&gates->start))
+            return 3;
+        size_t groups = (size_t)aos_test_compute_units() * LONG_GROUPS_PER_CU;
+        cl_mem out = aos_spin_enqueue(ctx, q, k, groups, LOCAL, LONG_ROUNDS);
+        if (!out || clFlush(q) != CL_SUCCESS || !aos_test_gate_ready(&gates->launched))
+            return 3;
+        return aos_spin_check_sample(q, out, groups * LOCAL, LONG_ROUNDS);
+    }
+    int rc = short_launches(ctx, q, k, TRAIN, SHORT_ROUNDS);
+    if (rc)
+        return rc;
+    long long solo0 = aos_test_status_solo(getpid()), kernels, launches0, launches1;
+    aos_test_status_elastic(getpid(), &kernels, &launches0);
+    /* Through the whole scene even when failing, so client 0 is not left waiting at a gate. */
+    if (!aos_test_gate_sync(&gates->start) || !aos_test_gate_sync(&gates->go))
+        return 3;
+    if (solo0 < 1)
+        return 4;
+    if ((rc = short_launches(ctx, q, k, AFTER, SHORT_ROUNDS)))
+        return rc;
+    aos_test_status_elastic(getpid(), &kernels, &launches1);
+    if (aos_test_status_solo(getpid()) != solo0)
+        return 5;
+    return launches1 - launches0 == AFTER ? 0 : 6;
+}
+
+START_TEST(test_another_client_makes_launches_logical)
+{
+    struct aos_test_long_short gates;
+    aos_test_long_short_run(client, &gates, 20000);
+    /* The long launch was still running when the short ones ended: they all had company. */
+    char long_line[4096], line[4096];
+    ck_assert(trace_find(trace_path, "\"kernel\":\"long_other\"", long_line, sizeof(long_line)));
+    ck_assert(trace_find_nth(trace_path, "\"kernel\":\"short_solo\"", 2 * TRAIN + AFTER, line, sizeof(line)));
+    ck_assert_uint_lt(trace_field(line, "ended_host_ns"), trace_field(long_line, "ended_host_ns"));
+}
+END_TEST
+
+/* Client 0 trains the kernel, then queues a solo launch behind a user event of its own that it
+ * sets only after the parent's launch has ended. 0, 1 wrong results, 3 setup. */
+static int held_back(int index, void *arg)
+{
+    (void)index;
+    struct aos_test_gate *gate = arg;
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = p ? clCreateKernel(p, "short_solo", NULL) : NULL;
+    if (!k)
+        return 3;
+    int rc = short_launches(ctx, q, k, TRAIN, SHORT_ROUNDS);
+    cl_int err;
+    cl_event user = clCreateUserEvent(ctx, &err);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, SHORT_GROUPS * LOCAL * sizeof(uint32_t), NULL, &err);
+    cl_uint rounds = SHORT_ROUNDS;
+    size_t global = SHORT_GROUPS * LOCAL, local = LOCAL;
+    if (rc || !user || !out || clSetKernelArg(k, 0, sizeof(out), &out) != CL_SUCCESS ||
+        clSetKernelArg(k, 1, sizeof(rounds), &rounds) != CL_SUCCESS ||
+        clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 1, &user, NULL) != CL_SUCCESS ||
+        clFlush(q) != CL_SUCCESS)
+        rc = rc ? rc : 3;
+    /* Through the gate even when failing, so the parent is not left waiting. */
+    if (!aos_test_gate_sync(gate))
+        return 3;
+    if (rc)
+        return rc;
+    if (clSetUserEventStatus(user, CL_COMPLETE) != CL_SUCCESS || clFinish(q) != CL_SUCCESS)
+        return 3;
+    return aos_spin_check_sample(q, out, global, rounds);
+}
+
+START_TEST(test_solo_launch_held_back_does_not_stop_others)
+{
+    struct aos_test_gate gate;
+    aos_test_gate_open(&gate);
+    pid_t kid = aos_test_fork_client(held_back, 0, &gate);
+    aos_test_gate_await_ready(&gate, 1);
+    /* The child's launch waits on its queue for a user event it sets only after this launch has
+     * ended: the device is held for it a moment at most, not until then. */
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = aos_test_kernel(p, "long_other");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ck_assert_int_eq(short_launches(ctx, q, k, 1, SHORT_ROUNDS), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    fprintf(stderr, "fair_solo: a launch beside a held-back solo launch took %.1f ms\n", took * 1e3);
+    aos_test_gate_go(&gate, 1);
+    ck_assert_int_eq(aos_test_reap(kid), 0);
+    ck_assert_msg(took < 2.0, "the launch took %.2f s", took);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+int main(void)
+{
+    if (!aos_test_write_temp(trace_path, "")) {
+        perror("accelos test: temporary file");
+        return 1;
+    }
+    Suite *s = suite_create("fair_solo");
+    TCase *tc = tcase_create("fair_solo");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_short_launches_alone_run_natively);
+    tcase_add_test(tc, test_code_that_overran_its_estimate_runs_in_waves);
+    tcase_add_test(tc, test_another_client_makes_launches_logical);
+    tcase_add_test(tc, test_solo_launch_held_back_does_not_stop_others);
+    suite_add_tcase(s, tc);
+    const char *const args[] = {"--policy", "fair", "--trace", trace_path, NULL};
+    int rc = aos_test_run_suite_with_args(s, args);
+    unlink(trace_path);
+    return rc;
+}
