@@ -48,6 +48,8 @@
 #define POLL_NS 20000000ull          /* re-check runaways and dead clients this often while busy */
 #define ADMIT_POLL_NS 20000000ull
 #define ADMIT_GRACE_NS 200000000ull  /* in flight but none on the device this long: let through */
+#define COMPILE_SLOWDOWN 4.0      /* a new kernel's wave this much slower than its code's record: a compile */
+#define COMPILE_WAVES 2u            /* at most so many per launch (the origin box, the first one off it) */
 #define WAVE_GROWTH 4u               /* a wave hands out at most this many times the last one's groups */
 #define ESTIMATES 256u               /* remembered time per virtual group, per kernel */
 #define RECENT_ENDS 8u               /* clients whose last launch ended lately */
@@ -574,11 +576,19 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
     l->device_ns += device_ns;
     aos_sched_vt_charge(d->vt, l->client, device_ns, l->wave_share);
     if (status >= 0 && l->wave_vgroups) {
-        /* Smoothed: one wave delayed or sped up by the host must not size the next ones. */
         /* A wave of fewer virtual groups than groups (a direct box's row tail) ran them all at once. */
         uint32_t ran_together = l->wave_groups < l->wave_vgroups ? l->wave_groups : l->wave_vgroups;
         double measured = (double)device_ns * ran_together / l->wave_vgroups;
-        l->ns_per_vgroup_one = l->ns_per_vgroup_one > 0 ? 0.5 * l->ns_per_vgroup_one + 0.5 * measured : measured;
+        /* The waves of a new kernel object also time the device's compile of it (tens of ms on
+         * PoCL, for each new program of each process, and again for the first box off the
+         * origin): there, a wave far slower than the same code's remembered time is a compile.
+         * At most COMPILE_WAVES of them: a launch really that slow is measured from then on. */
+        bool compiling = l->cold && l->remembered_one > 0 && measured > COMPILE_SLOWDOWN * l->remembered_one &&
+                         l->compile_waves < COMPILE_WAVES;
+        l->compile_waves += compiling;
+        /* Smoothed: one wave delayed or sped up by the host must not size the next ones. */
+        if (!compiling)
+            l->ns_per_vgroup_one = l->ns_per_vgroup_one > 0 ? 0.5 * l->ns_per_vgroup_one + 0.5 * measured : measured;
     }
     if (l->state == AOS_LOGICAL_ENDED)
         return; /* a runaway whose wave has finally left */
@@ -720,7 +730,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     uint64_t remaining = l->host.total_groups - l->host.budget;
     uint64_t slice_ns = (uint64_t)cfg->slice_ms * 1000000ull;
     if (l->ns_per_vgroup_one <= 0)
-        l->ns_per_vgroup_one = estimate_get(d, l->estimate_key);
+        l->ns_per_vgroup_one = l->remembered_one = estimate_get(d, l->estimate_key);
     bool narrow = false;
     if (l->direct) {
         /* The whole device, time-sliced; or all but one compute unit when one virtual group

@@ -32,6 +32,7 @@ struct aos_elastic_kernel {
     size_t compile_wg[3];    /* reqd_work_group_size, zeros when absent */
     uint32_t regs_per_thread; /* registers per work-item as the vendor reports them (NVIDIA:
                                * -cl-nv-verbose build log); 0 = unknown, registers do not bind */
+    bool launched;            /* a launch of it has run a wave: the device has compiled it */
     uint64_t code_key;        /* the rewritten module's bytes and the kernel's name: the same code
                                * in any program of any client gets the same key */
 };

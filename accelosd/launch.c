@@ -222,6 +222,8 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     l->local_mem = local_mem;
     l->regs_per_thread = ek->regs_per_thread;
     l->estimate_key = aos_elastic_estimate_key(ek, local);
+    l->cold = !ek->launched;
+    ek->launched = true;
     NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(l->kernel_name) - 1,
                                         l->kernel_name, NULL);
     l->direct = ek->direct && device_runs_direct(dev);

@@ -98,6 +98,10 @@ struct aos_logical {
     uint64_t wave_submit_host_ns;
     uint64_t first_wave_host_ns;
     double ns_per_vgroup_one;          /* measured: device ns per virtual group for one group */
+    bool cold;                         /* the first launch of its kernel object: the device compiles
+                                        * the kernel during its waves */
+    double remembered_one;             /* ns_per_vgroup_one as earlier launches left it; 0 = none */
+    uint32_t compile_waves;            /* waves not measured: they timed the device's compile */
     uint64_t device_ns;                /* summed wave time */
     uint64_t ended_host_ns;            /* CLOCK_MONOTONIC when the user event was set */
     uint32_t waves;
