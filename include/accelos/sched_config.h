@@ -9,7 +9,7 @@
  *   vgroup_timeout_ms = N        0..3600000 (0 = no timeout), default 10000
  *   anticipate_us = N            0..1000000 (0 = off), default 1000: how long the device waits
  *                                for a client's next launch already queued behind its last one
- *   solo_native_us = N           0..1000000 (0 = off), default 2000: a launch expected to take
+ *   solo_native_us = N           0..1000000 (0 = off), default 0: a launch expected to take
  *                                at most N us runs natively while its client has the device
  *                                to itself (no other client's launch within a slice)
  *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
@@ -75,7 +75,7 @@ struct aos_sched_config_errors {
 };
 
 /* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, 1 ms
- * anticipation, 2 ms solo launches, no weights. */
+ * anticipation, no solo launches, no weights. */
 void aos_sched_config_init(struct aos_sched_config *cfg);
 void aos_sched_config_release(struct aos_sched_config *cfg);
 

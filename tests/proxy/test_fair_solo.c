@@ -15,6 +15,7 @@
 #include "trace_read.h"
 
 static char trace_path[64] = "/tmp/accelos-solo-trace-XXXXXX";
+static char config_path[64] = "/tmp/accelos-solo-conf-XXXXXX";
 
 static const char *src = AOS_SPIN_KERNEL("short_solo") AOS_SPIN_KERNEL("long_other") AOS_SPIN_KERNEL("variable");
 
@@ -203,7 +204,7 @@ END_TEST
 
 int main(void)
 {
-    if (!aos_test_write_temp(trace_path, "")) {
+    if (!aos_test_write_temp(trace_path, "") || !aos_test_write_temp(config_path, "solo_native_us = 2000\n")) {
         perror("accelos test: temporary file");
         return 1;
     }
@@ -215,8 +216,9 @@ int main(void)
     tcase_add_test(tc, test_another_client_makes_launches_logical);
     tcase_add_test(tc, test_solo_launch_held_back_does_not_stop_others);
     suite_add_tcase(s, tc);
-    const char *const args[] = {"--policy", "fair", "--trace", trace_path, NULL};
+    const char *const args[] = {"--policy", "fair", "--trace", trace_path, "--config", config_path, NULL};
     int rc = aos_test_run_suite_with_args(s, args);
     unlink(trace_path);
+    unlink(config_path);
     return rc;
 }
