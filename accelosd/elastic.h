@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "accelos/vndrange.h"
 #include "native.h"
 
 struct aos_elastic_program;
@@ -33,6 +34,9 @@ struct aos_elastic_kernel {
     uint32_t regs_per_thread; /* registers per work-item as the vendor reports them (NVIDIA:
                                * -cl-nv-verbose build log); 0 = unknown, registers do not bind */
     bool launched;            /* a launch of it has run a wave: the device has compiled it */
+    cl_mem solo_record;       /* the direct kernel's record argument for solo launches, set on
+                               * `direct` for the geometry in solo_geometry; NULL = none yet */
+    struct aos_vndrange solo_geometry;
     uint64_t code_key;        /* the rewritten module's bytes and the kernel's name: the same code
                                * in any program of any client gets the same key */
 };

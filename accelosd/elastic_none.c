@@ -39,14 +39,13 @@ struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_ker
 
 void aos_elastic_kernel_destroy(struct aos_elastic_kernel *ek) { (void)ek; }
 
-struct aos_solo_claim *aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                                       const struct aos_launch_shape *shape)
+bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek, cl_kernel native,
+                     const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait, cl_event *ev)
 {
-    (void)s, (void)queue, (void)ek, (void)shape;
-    return NULL;
+    (void)s, (void)queue, (void)ek, (void)native, (void)shape, (void)num_wait, (void)wait, (void)ev;
+    return false;
 }
 
-void aos_solo_started(struct aos_solo_claim *claim, cl_event ev) { (void)claim, (void)ev; }
 void aos_solo_client_gone(uint64_t client) { (void)client; }
 
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,

@@ -163,22 +163,59 @@ static uint32_t client_weight(struct aos_session *s)
 
 /* ---- Launch ------------------------------------------------------------------------------- */
 
-struct aos_solo_claim *aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                                       const struct aos_launch_shape *shape)
+/* Points the direct kernel's record argument at a buffer holding rec, made once per geometry:
+ * the direct kernel only reads it. */
+static bool solo_record_for(struct aos_elastic_kernel *ek, cl_context ctx, const struct aos_vndrange *rec)
+{
+    if (ek->solo_record && !memcmp(&ek->solo_geometry, rec, sizeof(*rec)))
+        return true;
+    cl_int err;
+    cl_mem m = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, AOS_VNDRANGE_SIZE,
+                                          (void *)rec, &err);
+    if (err != CL_SUCCESS)
+        return false;
+    if (NATIVE(ek->direct, clSetKernelArg)(ek->direct, ek->num_args, sizeof(m), &m) != CL_SUCCESS) {
+        NATIVE(m, clReleaseMemObject)(m);
+        return false;
+    }
+    if (ek->solo_record)
+        NATIVE(ek->solo_record, clReleaseMemObject)(ek->solo_record); /* launches using it keep it */
+    ek->solo_record = m;
+    ek->solo_geometry = *rec;
+    return true;
+}
+
+bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek, cl_kernel native,
+                     const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait, cl_event *ev)
 {
     cl_device_id qdev = NULL;
+    cl_context ctx = NULL;
     if (!aos_daemon_config_get()->solo_native_us ||
         NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_DEVICE, sizeof(qdev), &qdev, NULL) != CL_SUCCESS ||
-        qdev != ek->device)
-        return NULL;
+        qdev != ek->device ||
+        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, NULL) != CL_SUCCESS)
+        return false;
     const struct aos_device *dev = device_of(qdev);
     struct aos_vndrange rec;
     size_t local[3];
     if (!dev || !record_fill(&rec, ek, shape, local))
-        return NULL;
+        return false;
     uint64_t key = aos_elastic_estimate_key(ek, local);
     uint64_t expected = aos_device_sched_expected_ns(dev, key, rec.total_groups);
-    return expected ? aos_solo_claim(s, dev->index, key, expected) : NULL;
+    struct aos_solo_claim *claim = expected ? aos_solo_claim(s, dev->index, key, expected) : NULL;
+    if (!claim)
+        return false;
+    /* Where the direct shape runs, its kernel: the device compiled it for the launch that measured
+     * the code, and it runs at native speed (one box: the whole range). Elsewhere the native one. */
+    cl_int err;
+    if (ek->direct && device_runs_direct(dev) && solo_record_for(ek, ctx, &rec))
+        err = NATIVE(queue, clEnqueueNDRangeKernel)(queue, ek->direct, shape->work_dim, shape->offset, shape->global,
+                                                    local, num_wait, wait, ev);
+    else
+        err = NATIVE(queue, clEnqueueNDRangeKernel)(queue, native, shape->work_dim, shape->offset, shape->global,
+                                                    shape->local, num_wait, wait, ev);
+    aos_solo_started(claim, err == CL_SUCCESS ? *ev : NULL);
+    return err == CL_SUCCESS;
 }
 
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,

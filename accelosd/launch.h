@@ -23,14 +23,14 @@ struct aos_launch_shape {
 };
 
 /*
- * Whether the launch may run natively because its client has the device to itself and the
- * scheduler measured it short (solo.h): the claim to pass to aos_solo_started() once it is
- * enqueued, or NULL. Service thread of s only.
+ * Runs the launch solo (solo.h) when its client has the device to itself and the scheduler
+ * measured it short: on the application's queue, as the direct kernel over the whole range where
+ * the direct shape runs, else as the native kernel. True with *ev set (one reference) when it was
+ * enqueued so; false, with nothing enqueued, when it must go the other ways. Service thread of s.
  */
 struct aos_session;
-struct aos_solo_claim;
-struct aos_solo_claim *aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                                       const struct aos_launch_shape *shape);
+bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek, cl_kernel native,
+                     const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait, cl_event *ev);
 
 /*
  * Makes the launch a logical launch when the rewrite can run it exactly. *ev becomes the

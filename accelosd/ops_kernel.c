@@ -26,7 +26,6 @@
 #include "elastic.h"
 #include "launch.h"
 #include "ops.h"
-#include "solo.h"
 #include "trace_native.h"
 #include "vendor.h"
 
@@ -467,19 +466,19 @@ static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *
         struct aos_launch_shape shape = {.work_dim = r->work_dim, .offset = r->has_offset ? off : NULL,
                                          .global = gws, .local = r->has_local ? lws : NULL};
         struct aos_logical *logical = NULL;
-        struct aos_solo_claim *solo = st->twin ? aos_launch_solo(s, e.queue, st->twin, &shape) : NULL;
-        if (!solo && st->twin && launch_elastic(s, &e, st, &shape, &ev, &logical)) {
+        if (st->twin && aos_launch_solo(s, e.queue, st->twin, k, &shape, e.num_wait, e.wait, &ev)) {
+            atomic_fetch_add(&s->solo_launches, 1);
+            aos_trace_native_launch(s, k, ev, r->work_dim, gws, shape.local);
+            aos_enqueue_done(s, &e, CL_SUCCESS, ev);
+            return 0;
+        }
+        if (st->twin && launch_elastic(s, &e, st, &shape, &ev, &logical)) {
             atomic_fetch_add(&s->elastic_launches, 1);
             aos_enqueue_done_logical(s, &e, ev, logical);
             return 0;
         }
         err = NATIVE(e.queue, clEnqueueNDRangeKernel)(e.queue, k, r->work_dim, shape.offset, gws, shape.local,
                                                       e.num_wait, e.wait, &ev);
-        if (solo) {
-            aos_solo_started(solo, err == CL_SUCCESS ? ev : NULL);
-            if (err == CL_SUCCESS)
-                atomic_fetch_add(&s->solo_launches, 1);
-        }
         if (err == CL_SUCCESS)
             aos_trace_native_launch(s, k, ev, r->work_dim, gws, shape.local);
     }

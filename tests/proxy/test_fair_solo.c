@@ -3,6 +3,7 @@
  * logical launches again; code whose solo launch ran far past its estimate never runs solo
  * again, so the scheduler's waves and watchdog cover it; and a solo launch held back on its queue
  * keeps other clients' waves waiting a moment at most. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
@@ -53,6 +54,49 @@ START_TEST(test_short_launches_alone_run_natively)
     ck_assert_int_ge(launches, 1);
     ck_assert_int_ge(solo, TRAIN / 2);
     ck_assert_int_eq(solo + launches, TRAIN);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+/* A solo launch runs the rewrite's direct kernel over the whole range: a 2-D range with a global
+ * offset and its own work-group size must come out as natively. */
+START_TEST(test_solo_launch_in_two_dimensions_with_an_offset)
+{
+    enum { W = 40, H = 16, RUNS = 10 };
+    static const char grid_src[] =
+        "kernel void grid2d(global int *out, int w)\n"
+        "{ size_t x = get_global_id(0), y = get_global_id(1);\n"
+        "  out[y * w + x] = (int)(x * 1000 + y * 10 + get_local_id(0) % 4); }\n";
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, grid_src, NULL);
+    cl_kernel k = aos_test_kernel(p, "grid2d");
+    cl_int err, w = W;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, W * H * sizeof(cl_int), NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(w), &w), CL_SUCCESS);
+    const size_t offset[2] = {4, 3}, global[2] = {32, 12}, local[2] = {8, 2};
+    static cl_int got[W * H];
+    long long solo0 = aos_test_status_solo(getpid());
+    for (int run = 0; run < RUNS; run++) {
+        cl_int fill = -1;
+        ck_assert_int_eq(clEnqueueFillBuffer(q, m, &fill, sizeof(fill), 0, sizeof(got), 0, NULL, NULL), CL_SUCCESS);
+        ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 2, offset, global, local, 0, NULL, NULL), CL_SUCCESS);
+        ck_assert_int_eq(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof(got), got, 0, NULL, NULL), CL_SUCCESS);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                bool inside = x >= 4 && x < 36 && y >= 3 && y < 15;
+                cl_int want = inside ? x * 1000 + y * 10 + (x - 4) % 8 % 4 : -1;
+                ck_assert_msg(got[y * W + x] == want, "run %d (%d, %d): %d != %d", run, x, y, got[y * W + x], want);
+            }
+    }
+    ck_assert_int_ge(aos_test_status_solo(getpid()) - solo0, RUNS / 2);
+    clReleaseMemObject(m);
     clReleaseKernel(k);
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
@@ -212,6 +256,7 @@ int main(void)
     TCase *tc = tcase_create("fair_solo");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_short_launches_alone_run_natively);
+    tcase_add_test(tc, test_solo_launch_in_two_dimensions_with_an_offset);
     tcase_add_test(tc, test_code_that_overran_its_estimate_runs_in_waves);
     tcase_add_test(tc, test_another_client_makes_launches_logical);
     tcase_add_test(tc, test_solo_launch_held_back_does_not_stop_others);
