@@ -16,12 +16,13 @@
 #include "accelos/futex.h"
 #include "accelos/log.h"
 #include "accelos/sched_config.h"
+#include "accelos/wire_core.h"
 #include "daemon_config.h"
 #include "device_sched.h"
+#include "ops.h"
 #include "session.h"
-#include "accelos/wire_core.h"
 
-#define SOLO_MAX_INFLIGHT 16u /* native launches of the solo client at once */
+#define SOLO_MAX_INFLIGHT 16u /* solo launches of the solo client at once */
 
 struct activity {
     uint64_t client, ns;
@@ -48,6 +49,7 @@ struct solo_device {
 
 struct aos_solo_claim {
     struct aos_session *s; /* one reference: it counts the launch in flight (in-flight limit) */
+    cl_event ev;           /* the launch; alive while solo_ended runs (aos_event_when_done) */
     uint32_t device;
     uint64_t client, code_key, expected_ns;
     uint64_t claimed_ns;
@@ -166,10 +168,10 @@ static uint64_t solo_ran_ns(const struct aos_solo_claim *c, cl_event ev)
 /* Overran: longer than SOLO_OVERRUN times its estimate and than a slice past it. */
 #define SOLO_OVERRUN 4u
 
-static void solo_end(struct aos_solo_claim *c, cl_event ev)
+static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
 {
     struct solo_device *d = &devices[c->device];
-    uint64_t ran = solo_ran_ns(c, ev), slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
+    uint64_t ran = status == CL_COMPLETE ? solo_ran_ns(c, ev) : 0, slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
     bool overran = ran > c->expected_ns * SOLO_OVERRUN && ran > c->expected_ns + slice_ns;
     if (overran)
         aos_log(AOS_LOG_INFO, "solo", "client %llu: a solo launch ran %.2f ms, estimate %.2f ms: its code runs in waves "
@@ -193,20 +195,21 @@ static void solo_end(struct aos_solo_claim *c, cl_event ev)
     free(c);
 }
 
-/* Driver callback thread, or inside clSetEventCallback when the launch has already ended. */
-static void CL_CALLBACK solo_ended(cl_event ev, cl_int status, void *data)
+/* When the launch ended or failed (PoCL calls no callback on a failed event: ops.h). */
+static void solo_ended(cl_int status, void *data)
 {
-    (void)status;
-    solo_end(data, ev);
+    struct aos_solo_claim *c = data;
+    solo_end(c, c->ev, status);
 }
 
 void aos_solo_started(struct aos_solo_claim *c, cl_event ev)
 {
-    if (ev && NATIVE(ev, clSetEventCallback)(ev, CL_COMPLETE, solo_ended, c) == CL_SUCCESS)
+    c->ev = ev;
+    if (ev && aos_event_when_done(ev, solo_ended, c) == CL_SUCCESS)
         return;
     if (ev)
         aos_log(AOS_LOG_WARN, "solo", "cannot watch a solo launch's event: counted as ended");
-    solo_end(c, NULL);
+    solo_end(c, NULL, CL_COMPLETE);
 }
 
 void aos_solo_logical_begin(uint32_t device, uint64_t client)
