@@ -1024,7 +1024,7 @@ void aos_device_sched_submit(struct aos_logical *l)
         aos_logical_unref(l);
         return;
     }
-    aos_solo_logical_begin(l->device, l->client);
+    aos_solo_logical_begin(l->s, l->device);
     pthread_mutex_lock(&d->lock);
     l->next = d->incoming;
     d->incoming = l;

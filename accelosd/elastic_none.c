@@ -46,7 +46,7 @@ bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_e
     return false;
 }
 
-void aos_solo_client_gone(uint64_t client) { (void)client; }
+void aos_solo_client_gone(struct aos_session *s) { (void)s; }
 
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
                         const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait,

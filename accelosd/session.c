@@ -258,7 +258,7 @@ static void *service_main(void *arg)
     aos_session_quiesce(s);
     aos_handles_destroy(&s->handles);
     aos_session_release_kept_events(s);
-    aos_solo_client_gone(s->serial); /* a client that left contends with nobody */
+    aos_solo_client_gone(s); /* a client that left contends with nobody */
     aos_server_session_ended(s);
     aos_session_unref(s);
     return NULL;

@@ -36,6 +36,9 @@ struct live_count {
 };
 
 struct solo_device {
+    /* Clients that launched here and are still connected: a client is alone only when it is the
+     * one, since another between its launches (host work, copies) comes back within moments. */
+    uint32_t present;
     uint32_t logical_live; /* logical launches submitted and not ended */
     struct live_count live[LIVE_CLIENTS]; /* of them, per client (clients past the table: not listed) */
     uint64_t owner;        /* the client whose solo launches are in flight; 0 = none */
@@ -104,6 +107,16 @@ static bool others_seen_locked(const struct solo_device *d, uint64_t client, uin
     return false;
 }
 
+/* Counts s present on device at its first launch there. */
+static void present_note_locked(struct aos_session *s, uint32_t device)
+{
+    uint64_t bit = 1ull << device;
+    if (!(s->solo_devices & bit)) {
+        s->solo_devices |= bit;
+        devices[device].present++;
+    }
+}
+
 static bool unpredictable_locked(uint64_t code_key)
 {
     for (uint32_t i = 0; i < UNPREDICTABLE_CODES; i++)
@@ -130,9 +143,10 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
     *c = (struct aos_solo_claim){.s = s, .device = device, .client = client, .code_key = code_key,
                                  .expected_ns = expected_ns, .claimed_ns = now};
     pthread_mutex_lock(&solo_lock);
+    present_note_locked(s, device);
     struct live_count *own = live_slot_locked(d, client, false);
     c->behind_own = own != NULL;
-    bool ok = !others_live_locked(d, client) && (!d->inflight || d->owner == client) &&
+    bool ok = d->present == 1 && !others_live_locked(d, client) && (!d->inflight || d->owner == client) &&
               d->inflight < SOLO_MAX_INFLIGHT && d->inflight_ns + expected_ns <= limit_ns &&
               !others_seen_locked(d, client, now, (uint64_t)cfg->slice_ms * 1000000ull) &&
               !unpredictable_locked(code_key);
@@ -212,12 +226,14 @@ void aos_solo_started(struct aos_solo_claim *c, cl_event ev)
     solo_end(c, NULL, CL_COMPLETE);
 }
 
-void aos_solo_logical_begin(uint32_t device, uint64_t client)
+void aos_solo_logical_begin(struct aos_session *s, uint32_t device)
 {
     if (device >= AOS_MAX_DEVICES)
         return;
     struct solo_device *d = &devices[device];
+    uint64_t client = s->serial;
     pthread_mutex_lock(&solo_lock);
+    present_note_locked(s, device);
     d->logical_live++;
     struct live_count *own = live_slot_locked(d, client, true);
     if (own)
@@ -241,13 +257,18 @@ void aos_solo_logical_end(uint32_t device, uint64_t client)
     pthread_mutex_unlock(&solo_lock);
 }
 
-void aos_solo_client_gone(uint64_t client)
+void aos_solo_client_gone(struct aos_session *s)
 {
     pthread_mutex_lock(&solo_lock);
-    for (uint32_t i = 0; i < AOS_MAX_DEVICES; i++)
+    for (uint32_t i = 0; i < AOS_MAX_DEVICES; i++) {
+        struct solo_device *d = &devices[i];
         for (int j = 0; j < 2; j++)
-            if (devices[i].last[j].client == client)
-                devices[i].last[j] = (struct activity){0};
+            if (d->last[j].client == s->serial)
+                d->last[j] = (struct activity){0};
+        if (s->solo_devices & (1ull << i))
+            d->present--;
+    }
+    s->solo_devices = 0;
     pthread_mutex_unlock(&solo_lock);
 }
 

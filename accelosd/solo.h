@@ -1,9 +1,10 @@
 /*
  * Solo launches (policy fair, `solo_native_us`): a short launch of a client that has the device to
  * itself runs natively on the application's queue, without the gate, user event and wave of a
- * logical launch. Nobody waits for it: no other client has a logical launch in flight on the
- * device or launched there within the last slice, and the solo launches in flight are expected
- * to take no longer than solo_native_us together, less than a wave. docs/scheduler.md §6, *Solo
+ * logical launch. Nobody waits for it: no other client connected has launched on the device,
+ * none has a logical launch in flight there or launched there within the last slice, and the solo
+ * launches in flight are expected to take no longer than solo_native_us together, less than a
+ * wave. docs/scheduler.md §6, *Solo
  * launches*.
  */
 #ifndef ACCELOSD_SOLO_H
@@ -30,7 +31,7 @@ void aos_solo_started(struct aos_solo_claim *claim, cl_event ev);
 
 /* A logical launch of client on device was submitted / ended: the device is contended meanwhile,
  * and for a slice after, for every other client. */
-void aos_solo_logical_begin(uint32_t device, uint64_t client);
+void aos_solo_logical_begin(struct aos_session *s, uint32_t device);
 void aos_solo_logical_end(uint32_t device, uint64_t client);
 
 /* The client whose solo launches are in flight on device, 0 when none. No other client's wave
@@ -41,7 +42,7 @@ void aos_solo_logical_end(uint32_t device, uint64_t client);
  * cannot keep the others waiting (the scheduler thread re-plans on its poll). */
 uint64_t aos_solo_owner(uint32_t device);
 
-/* The client's session ended: its past launches no longer make the device contended. */
-void aos_solo_client_gone(uint64_t client);
+/* The client's session ended: it no longer makes the devices it launched on contended. */
+void aos_solo_client_gone(struct aos_session *s);
 
 #endif

@@ -1,8 +1,8 @@
 /* Solo launches (docs/scheduler.md §6): a short launch of a client alone on the device runs
- * natively, without waves; while another client has a launch on the device the same launches are
- * logical launches again; code whose solo launch ran far past its estimate never runs solo
- * again, so the scheduler's waves and watchdog cover it; and a solo launch held back on its queue
- * keeps other clients' waves waiting a moment at most. */
+ * natively, without waves. While another client has a launch on the device, or is connected
+ * after launching there, the same launches are logical launches again. Code whose solo launch ran
+ * far past its estimate never runs solo again, so the scheduler's waves and watchdog cover it; and
+ * a solo launch held back on its queue keeps other clients' waves waiting a moment at most. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -246,6 +246,53 @@ START_TEST(test_solo_launch_held_back_does_not_stop_others)
 }
 END_TEST
 
+/* A client that launched once, then idles connected until told to go. 0, or 3 setup. */
+static int idle_neighbour(int index, void *arg)
+{
+    (void)index;
+    struct aos_test_gate *gate = arg;
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = p ? clCreateKernel(p, "short_solo", NULL) : NULL;
+    int rc = k ? short_launches(ctx, q, k, 1, SHORT_ROUNDS) : 3;
+    /* Through the gate even when failing, so the parent is not left waiting. */
+    return aos_test_gate_sync(gate) ? rc : 3;
+}
+
+START_TEST(test_a_connected_neighbour_keeps_launches_logical)
+{
+    struct aos_test_gate gate;
+    aos_test_gate_open(&gate);
+    pid_t kid = aos_test_fork_client(idle_neighbour, 0, &gate);
+    aos_test_gate_await_ready(&gate, 1);
+    /* The neighbour launched and now idles, still connected: it may come back any moment. */
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = aos_test_kernel(p, "short_solo");
+    ck_assert_int_eq(short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
+    ck_assert_int_eq(aos_test_status_solo(getpid()), 0);
+    aos_test_gate_go(&gate, 1);
+    ck_assert_int_eq(aos_test_reap(kid), 0);
+    /* Gone: alone now. (The daemon notices the end of a session a moment after its exit.) */
+    long long solo = 0;
+    for (int tries = 0; tries < 50 && solo == 0; tries++) {
+        ck_assert_int_eq(short_launches(ctx, q, k, 1, SHORT_ROUNDS), 0);
+        solo = aos_test_status_solo(getpid());
+        if (!solo)
+            usleep(20000);
+    }
+    ck_assert_int_ge(solo, 1);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
 int main(void)
 {
     if (!aos_test_write_temp(trace_path, "") || !aos_test_write_temp(config_path, "solo_native_us = 2000\n")) {
@@ -260,6 +307,7 @@ int main(void)
     tcase_add_test(tc, test_code_that_overran_its_estimate_runs_in_waves);
     tcase_add_test(tc, test_another_client_makes_launches_logical);
     tcase_add_test(tc, test_solo_launch_held_back_does_not_stop_others);
+    tcase_add_test(tc, test_a_connected_neighbour_keeps_launches_logical);
     suite_add_tcase(s, tc);
     const char *const args[] = {"--policy", "fair", "--trace", trace_path, "--config", config_path, NULL};
     int rc = aos_test_run_suite_with_args(s, args);
