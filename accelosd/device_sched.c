@@ -526,6 +526,7 @@ static void reap(struct device_sched *d)
         if (l->run_queue)
             queue_give_back(d, l->context, l->run_queue);
         l->run_queue = NULL;
+        aos_logical_drop_run_state(l); /* before the application releases its event */
         aos_session_unref(l->s);
         l->s = NULL;
         aos_logical_unref(l);

@@ -96,21 +96,33 @@ void aos_logical_ref(struct aos_logical *l)
     atomic_fetch_add(&l->refs, 1);
 }
 
-void aos_logical_unref(struct aos_logical *l)
+void aos_logical_drop_run_state(struct aos_logical *l)
 {
-    if (!l || atomic_fetch_sub(&l->refs, 1) != 1)
-        return;
     for (uint32_t i = 0; i < l->n_held; i++) {
         if (l->held[i].sampler)
             NATIVE((cl_sampler)l->held[i].object, clReleaseSampler)((cl_sampler)l->held[i].object);
         else
             NATIVE((cl_mem)l->held[i].object, clReleaseMemObject)((cl_mem)l->held[i].object);
     }
+    if (l->held_counted && l->s)
+        atomic_fetch_sub(&l->s->launch_held_objects, l->n_held);
+    l->held_counted = false;
     free(l->held);
+    l->held = NULL;
+    l->n_held = 0;
     if (l->kernel)
         NATIVE(l->kernel, clReleaseKernel)(l->kernel);
     if (l->record)
         NATIVE(l->record, clReleaseMemObject)(l->record);
+    l->kernel = NULL;
+    l->record = NULL;
+}
+
+void aos_logical_unref(struct aos_logical *l)
+{
+    if (!l || atomic_fetch_sub(&l->refs, 1) != 1)
+        return;
+    aos_logical_drop_run_state(l);
     free(l);
 }
 
@@ -311,6 +323,8 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     NATIVE(queue, clFlush)(queue);
     aos_session_ref(s);
     l->s = s;
+    atomic_fetch_add(&s->launch_held_objects, l->n_held);
+    l->held_counted = true;
     aos_logical_ref(l); /* the application's event */
     aos_device_sched_submit(l);
     *ev = app;

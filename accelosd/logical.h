@@ -82,6 +82,7 @@ struct aos_logical {
     uint32_t regs_per_thread;          /* of the twin kernel; 0 = unknown (registers do not bind) */
     struct aos_logical_held *held;     /* argument objects retained for the launch */
     uint32_t n_held;
+    bool held_counted;                 /* n_held is in its session's launch_held_objects */
     char kernel_name[64];
     uint64_t arrival_host_ns;          /* admitted (CLOCK_MONOTONIC) */
     uint64_t estimate_key;             /* aos_elastic_estimate_key: time per virtual group is remembered by it */
@@ -122,6 +123,10 @@ struct aos_logical {
 void aos_logical_ref(struct aos_logical *l);
 /* Frees what the launch owns; the scheduler has already returned its borrowed parts. */
 void aos_logical_unref(struct aos_logical *l);
+/* Releases the kernel clone, the record and the argument objects once no wave will run: the
+ * application's event, which may hold the launch much longer, needs none of them, and the
+ * application may have released those buffers long ago. Scheduler only. */
+void aos_logical_drop_run_state(struct aos_logical *l);
 
 /* The launch's error once it has failed, else 0 (launch.c). */
 cl_int aos_logical_failed(struct aos_logical *l);

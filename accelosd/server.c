@@ -173,12 +173,13 @@ static void send_status(int sock)
         if (!s)
             continue;
         fprintf(out, "client %llu pid %d uid %u objects %u bytes %llu calls %llu elastic-kernels %llu "
-                     "elastic-launches %llu solo-launches %llu%s\n",
+                     "elastic-launches %llu solo-launches %llu held-objects %llu%s\n",
                 (unsigned long long)s->serial, (int)s->pid, (unsigned)s->uid, s->handles.count,
                 (unsigned long long)s->bytes_allocated, (unsigned long long)s->calls,
                 (unsigned long long)atomic_load(&s->elastic_kernels),
                 (unsigned long long)atomic_load(&s->elastic_launches),
                 (unsigned long long)atomic_load(&s->solo_launches),
+                (unsigned long long)atomic_load(&s->launch_held_objects),
                 clients[i].ended || atomic_load(&s->dead) ? " closing" : "");
     }
     pthread_mutex_unlock(&clients_lock);

@@ -45,6 +45,7 @@ struct aos_session {
     _Atomic uint64_t elastic_launches; /* launches that ran over a virtual NDRange */
     _Atomic uint64_t solo_launches;    /* short launches that ran natively, the client alone (solo.h) */
     uint64_t solo_devices;             /* devices it launched on, one bit each (solo.c, its lock) */
+    _Atomic uint64_t launch_held_objects; /* argument objects its logical launches still retain */
     uint32_t launches_inflight;        /* logical launches not yet ended; under device_sched's admit lock */
     uint32_t launches_active;          /* of those, past their gate (ready or on the device) */
     uint32_t weight;                   /* fair policy: from the configuration at the first launch, 0 before */

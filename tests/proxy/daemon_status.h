@@ -1,7 +1,7 @@
 /*
  * The running test daemon's status report (accelosd --status), for tests that check what the
  * daemon did behind the application's back: the policy, and per client the kernels that got an
- * elastic twin, the launches that ran over a virtual NDRange and those that ran solo.
+ * elastic twin, the launches that ran over a virtual NDRange or solo, and what they retain.
  */
 #ifndef ACCELOS_TEST_DAEMON_STATUS_H
 #define ACCELOS_TEST_DAEMON_STATUS_H
@@ -48,18 +48,25 @@ static inline void aos_test_status_elastic(pid_t pid, long long *kernels, long l
     *launches = atoll(l + strlen(" elastic-launches "));
 }
 
-/* The solo-launches counter of the client whose process is pid (short launches that ran natively
- * while the client had the device to itself). */
-static inline long long aos_test_status_solo(pid_t pid)
+/* A counter of the client whose process is pid in the status report, by its name (solo-launches:
+ * short launches that ran natively while the client had the device to itself; held-objects:
+ * argument objects its logical launches still retain). */
+static inline long long aos_test_status_count(pid_t pid, const char *name)
 {
-    char text[16384], key[48];
+    char text[16384], key[48], field[48];
     aos_test_status_text(text, sizeof(text));
     snprintf(key, sizeof(key), " pid %d ", (int)pid);
+    snprintf(field, sizeof(field), " %s ", name);
     char *line = strstr(text, key);
     ck_assert_msg(line != NULL, "pid %d not in the status report:\n%s", (int)pid, text);
-    char *n = strstr(line, " solo-launches ");
-    ck_assert_ptr_nonnull(n);
-    return atoll(n + strlen(" solo-launches "));
+    char *n = strstr(line, field);
+    ck_assert_msg(n != NULL, "no %s in the status report:\n%s", name, text);
+    return atoll(n + strlen(field));
+}
+
+static inline long long aos_test_status_solo(pid_t pid)
+{
+    return aos_test_status_count(pid, "solo-launches");
 }
 
 #endif

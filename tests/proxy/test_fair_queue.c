@@ -174,6 +174,48 @@ START_TEST(test_back_to_back_launches_and_task)
 }
 END_TEST
 
+/* A launch retains its buffers only while it may still run: once it has ended, a buffer the
+ * application released is freed, even while the application keeps the launch's event. */
+START_TEST(test_ended_launch_lets_go_of_its_buffers)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = aos_test_kernel(p, "fill");
+    cl_mem m = aos_test_buffer(ctx, N * sizeof(int), NULL);
+    int v = 7;
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(v), &v), CL_SUCCESS);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(ctx, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    size_t global = N, local = 64;
+    cl_event ev;
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 1, &gate, &ev), CL_SUCCESS);
+    /* Released by the application while the launch waits: the launch still holds it. */
+    ck_assert_int_eq(clReleaseMemObject(m), CL_SUCCESS);
+    /* A call answered by the daemon: it has taken the launch by then. */
+    ck_assert_int_eq(aos_test_event_status(ev), CL_QUEUED);
+    ck_assert_int_eq(aos_test_status_count(getpid(), "held-objects"), 1);
+    ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
+    long long held = 1;
+    for (int tries = 0; tries < 100 && held; tries++) {
+        held = aos_test_status_count(getpid(), "held-objects");
+        if (held)
+            sleep_ms(10);
+    }
+    ck_assert_msg(held == 0, "the ended launch still holds %lld objects while its event is alive", held);
+    clReleaseEvent(ev);
+    clReleaseEvent(gate);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fair_queue");
@@ -182,6 +224,7 @@ int main(void)
     tcase_add_test(tc, test_user_event_gates_elastic_launch);
     tcase_add_test(tc, test_out_of_order_queue_dependencies);
     tcase_add_test(tc, test_back_to_back_launches_and_task);
+    tcase_add_test(tc, test_ended_launch_lets_go_of_its_buffers);
     suite_add_tcase(s, tc);
     return aos_test_run_suite_logical(s);
 }

@@ -29,6 +29,24 @@ static inline bool trace_find_nth(const char *path, const char *needle, int nth,
     return false;
 }
 
+/* The last line containing needle as the file stands now (no wait). */
+static inline bool trace_find_last(const char *path, const char *needle, char *line, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char *buf = malloc(size);
+    bool found = false;
+    while (buf && fgets(buf, (int)size, f))
+        if (strstr(buf, needle)) {
+            memcpy(line, buf, size);
+            found = true;
+        }
+    free(buf);
+    fclose(f);
+    return found;
+}
+
 static inline bool trace_find(const char *path, const char *needle, char *line, size_t size)
 {
     return trace_find_nth(path, needle, 1, line, size);
