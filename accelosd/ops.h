@@ -88,6 +88,15 @@ int aos_enqueue_parse_fixed(struct aos_session *s, uint32_t slot, const void *pa
  * blocking request when ev completes, or on err != CL_SUCCESS records a failed event and answers
  * err. Always consumes ev and frees the wait list. */
 void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, cl_event ev);
+/* A device command of a fixed-size request (req): enqueues it on e->queue after e's wait list,
+ * its event in *ev; the CL result. */
+typedef cl_int (*aos_fixed_command_fn)(struct aos_session *s, const void *req, const struct aos_enqueue *e,
+                                       cl_event *ev);
+/* The whole of a request whose fixed struct (fixed bytes) is followed by the wait list only and
+ * which moves no host data (copies, fills): parses it, runs command when its queue and wait list
+ * are valid, and finishes as aos_enqueue_done. -EPROTO for a malformed request, else 0. */
+int aos_enqueue_fixed_command(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, uint32_t fixed,
+                              aos_fixed_command_fn command);
 /* As aos_enqueue_done for a successful elastic launch: ev is the application's status event, and
  * the logical launch l (one reference, taken over) answers its profiling queries. */
 struct aos_logical;

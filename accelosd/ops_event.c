@@ -468,6 +468,20 @@ int aos_enqueue_parse_fixed(struct aos_session *s, uint32_t slot, const void *pa
     return proto ? -EPROTO : 0;
 }
 
+int aos_enqueue_fixed_command(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, uint32_t fixed,
+                              aos_fixed_command_fn command)
+{
+    struct aos_enqueue e;
+    cl_int err;
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, fixed, &e, &err) < 0)
+        return -EPROTO;
+    cl_event ev = NULL;
+    if (err == CL_SUCCESS)
+        err = command(s, payload, &e, &ev);
+    aos_enqueue_done(s, &e, err, ev);
+    return 0;
+}
+
 void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, cl_event ev)
 {
     free(e->wait);

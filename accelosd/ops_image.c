@@ -208,79 +208,76 @@ static void to_size(const uint64_t in[3], size_t out[3])
         out[i] = (size_t)in[i];
 }
 
-static int op_copy_image(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+static cl_int copy_image(struct aos_session *s, const void *req, const struct aos_enqueue *e, cl_event *ev)
 {
-    const struct aos_req_copy_image *r = payload;
-    struct aos_enqueue e;
-    cl_int err;
-    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
-        return -EPROTO;
-    cl_event ev = NULL;
-    if (err == CL_SUCCESS) {
-        cl_mem src = aos_handles_object(&s->handles, r->src, AOS_OBJ_MEM);
-        cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
-        size_t so[3], d_o[3], reg[3];
-        to_size(r->src_origin, so), to_size(r->dst_origin, d_o), to_size(r->region, reg);
-        err = src && dst ? NATIVE(e.queue, clEnqueueCopyImage)(e.queue, src, dst, so, d_o, reg, e.num_wait, e.wait, &ev)
-                         : CL_INVALID_MEM_OBJECT;
-    }
-    aos_enqueue_done(s, &e, err, ev);
-    return 0;
+    const struct aos_req_copy_image *r = req;
+    cl_mem src = aos_handles_object(&s->handles, r->src, AOS_OBJ_MEM);
+    cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
+    if (!src || !dst)
+        return CL_INVALID_MEM_OBJECT;
+    size_t so[3], d_o[3], reg[3];
+    to_size(r->src_origin, so), to_size(r->dst_origin, d_o), to_size(r->region, reg);
+    return NATIVE(e->queue, clEnqueueCopyImage)(e->queue, src, dst, so, d_o, reg, e->num_wait, e->wait, ev);
 }
 
-static int copy_image_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, bool to_buffer)
+static int op_copy_image(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
 {
-    const struct aos_req_copy_image_buffer *r = payload;
-    struct aos_enqueue e;
-    cl_int err;
-    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
-        return -EPROTO;
-    cl_event ev = NULL;
-    if (err == CL_SUCCESS) {
-        cl_mem im = aos_handles_object(&s->handles, r->image, AOS_OBJ_MEM);
-        cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
-        size_t o[3], reg[3];
-        to_size(r->image_origin, o), to_size(r->region, reg);
-        if (!im || !buf)
-            err = CL_INVALID_MEM_OBJECT;
-        else if (to_buffer)
-            err = NATIVE(e.queue, clEnqueueCopyImageToBuffer)(e.queue, im, buf, o, reg, (size_t)r->offset, e.num_wait,
-                                                               e.wait, &ev);
-        else
-            err = NATIVE(e.queue, clEnqueueCopyBufferToImage)(e.queue, buf, im, (size_t)r->offset, o, reg, e.num_wait,
-                                                               e.wait, &ev);
-    }
-    aos_enqueue_done(s, &e, err, ev);
-    return 0;
+    return aos_enqueue_fixed_command(s, slot, payload, len, sizeof(struct aos_req_copy_image), copy_image);
+}
+
+static cl_int copy_image_buffer(struct aos_session *s, const void *req, const struct aos_enqueue *e, cl_event *ev,
+                                bool to_buffer)
+{
+    const struct aos_req_copy_image_buffer *r = req;
+    cl_mem im = aos_handles_object(&s->handles, r->image, AOS_OBJ_MEM);
+    cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
+    if (!im || !buf)
+        return CL_INVALID_MEM_OBJECT;
+    size_t o[3], reg[3];
+    to_size(r->image_origin, o), to_size(r->region, reg);
+    if (to_buffer)
+        return NATIVE(e->queue, clEnqueueCopyImageToBuffer)(e->queue, im, buf, o, reg, (size_t)r->offset, e->num_wait,
+                                                            e->wait, ev);
+    return NATIVE(e->queue, clEnqueueCopyBufferToImage)(e->queue, buf, im, (size_t)r->offset, o, reg, e->num_wait,
+                                                        e->wait, ev);
+}
+
+static cl_int copy_image_to_buffer(struct aos_session *s, const void *req, const struct aos_enqueue *e, cl_event *ev)
+{
+    return copy_image_buffer(s, req, e, ev, true);
+}
+
+static cl_int copy_buffer_to_image(struct aos_session *s, const void *req, const struct aos_enqueue *e, cl_event *ev)
+{
+    return copy_image_buffer(s, req, e, ev, false);
 }
 
 static int op_copy_image_to_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
 {
-    return copy_image_buffer(s, slot, payload, len, true);
+    return aos_enqueue_fixed_command(s, slot, payload, len, sizeof(struct aos_req_copy_image_buffer),
+                                     copy_image_to_buffer);
 }
 
 static int op_copy_buffer_to_image(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
 {
-    return copy_image_buffer(s, slot, payload, len, false);
+    return aos_enqueue_fixed_command(s, slot, payload, len, sizeof(struct aos_req_copy_image_buffer),
+                                     copy_buffer_to_image);
+}
+
+static cl_int fill_image(struct aos_session *s, const void *req, const struct aos_enqueue *e, cl_event *ev)
+{
+    const struct aos_req_fill_image *r = req;
+    cl_mem im = aos_handles_object(&s->handles, r->image, AOS_OBJ_MEM);
+    if (!im)
+        return CL_INVALID_MEM_OBJECT;
+    size_t o[3], reg[3];
+    to_size(r->origin, o), to_size(r->region, reg);
+    return NATIVE(e->queue, clEnqueueFillImage)(e->queue, im, r->color, o, reg, e->num_wait, e->wait, ev);
 }
 
 static int op_fill_image(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
 {
-    const struct aos_req_fill_image *r = payload;
-    struct aos_enqueue e;
-    cl_int err;
-    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
-        return -EPROTO;
-    cl_event ev = NULL;
-    if (err == CL_SUCCESS) {
-        cl_mem im = aos_handles_object(&s->handles, r->image, AOS_OBJ_MEM);
-        size_t o[3], reg[3];
-        to_size(r->origin, o), to_size(r->region, reg);
-        err = im ? NATIVE(e.queue, clEnqueueFillImage)(e.queue, im, r->color, o, reg, e.num_wait, e.wait, &ev)
-                 : CL_INVALID_MEM_OBJECT;
-    }
-    aos_enqueue_done(s, &e, err, ev);
-    return 0;
+    return aos_enqueue_fixed_command(s, slot, payload, len, sizeof(struct aos_req_fill_image), fill_image);
 }
 
 static int op_create_sampler(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)

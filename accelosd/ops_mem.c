@@ -240,51 +240,40 @@ static int op_read_buffer_rect(struct aos_session *s, uint32_t slot, const void 
     return buffer_rect(s, slot, payload, len, false);
 }
 
+static cl_int copy_buffer(struct aos_session *s, const void *req, const struct aos_enqueue *e, cl_event *ev)
+{
+    const struct aos_req_copy_buffer *r = req;
+    cl_mem src = aos_handles_object(&s->handles, r->src, AOS_OBJ_MEM);
+    cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
+    if (!src || !dst)
+        return CL_INVALID_MEM_OBJECT;
+    return NATIVE(e->queue, clEnqueueCopyBuffer)(e->queue, src, dst, (size_t)r->src_offset, (size_t)r->dst_offset,
+                                                 (size_t)r->size, e->num_wait, e->wait, ev);
+}
+
 static int op_copy_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
 {
-    const struct aos_req_copy_buffer *r = payload;
-    struct aos_enqueue e;
-    cl_int err;
-    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
-        return -EPROTO;
-    cl_event ev = NULL;
-    if (err == CL_SUCCESS) {
-        cl_mem src = aos_handles_object(&s->handles, r->src, AOS_OBJ_MEM);
-        cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
-        if (!src || !dst)
-            err = CL_INVALID_MEM_OBJECT;
-        else
-            err = NATIVE(e.queue, clEnqueueCopyBuffer)(e.queue, src, dst, (size_t)r->src_offset,
-                                                        (size_t)r->dst_offset, (size_t)r->size, e.num_wait, e.wait,
-                                                        &ev);
-    }
-    aos_enqueue_done(s, &e, err, ev);
-    return 0;
+    return aos_enqueue_fixed_command(s, slot, payload, len, sizeof(struct aos_req_copy_buffer), copy_buffer);
+}
+
+static cl_int copy_buffer_rect(struct aos_session *s, const void *req, const struct aos_enqueue *e, cl_event *ev)
+{
+    const struct aos_req_copy_buffer_rect *r = req;
+    cl_mem src = aos_handles_object(&s->handles, r->src, AOS_OBJ_MEM);
+    cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
+    if (!src || !dst)
+        return CL_INVALID_MEM_OBJECT;
+    size_t so[3], d_o[3], reg[3];
+    for (int i = 0; i < 3; i++)
+        so[i] = (size_t)r->src_origin[i], d_o[i] = (size_t)r->dst_origin[i], reg[i] = (size_t)r->region[i];
+    return NATIVE(e->queue, clEnqueueCopyBufferRect)(e->queue, src, dst, so, d_o, reg, (size_t)r->src_row_pitch,
+                                                     (size_t)r->src_slice_pitch, (size_t)r->dst_row_pitch,
+                                                     (size_t)r->dst_slice_pitch, e->num_wait, e->wait, ev);
 }
 
 static int op_copy_buffer_rect(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
 {
-    const struct aos_req_copy_buffer_rect *r = payload;
-    struct aos_enqueue e;
-    cl_int err;
-    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
-        return -EPROTO;
-    cl_event ev = NULL;
-    if (err == CL_SUCCESS) {
-        cl_mem src = aos_handles_object(&s->handles, r->src, AOS_OBJ_MEM);
-        cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
-        size_t so[3], d_o[3], reg[3];
-        for (int i = 0; i < 3; i++)
-            so[i] = (size_t)r->src_origin[i], d_o[i] = (size_t)r->dst_origin[i], reg[i] = (size_t)r->region[i];
-        if (!src || !dst)
-            err = CL_INVALID_MEM_OBJECT;
-        else
-            err = NATIVE(e.queue, clEnqueueCopyBufferRect)(e.queue, src, dst, so, d_o, reg, (size_t)r->src_row_pitch,
-                                                            (size_t)r->src_slice_pitch, (size_t)r->dst_row_pitch,
-                                                            (size_t)r->dst_slice_pitch, e.num_wait, e.wait, &ev);
-    }
-    aos_enqueue_done(s, &e, err, ev);
-    return 0;
+    return aos_enqueue_fixed_command(s, slot, payload, len, sizeof(struct aos_req_copy_buffer_rect), copy_buffer_rect);
 }
 
 static int op_fill_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
