@@ -24,10 +24,6 @@
 
 #define SOLO_MAX_INFLIGHT 16u /* solo launches of the solo client at once */
 
-struct activity {
-    uint64_t client, ns;
-};
-
 #define LIVE_CLIENTS 8u /* clients with logical launches told apart per device; more count as others */
 
 struct live_count {
@@ -45,9 +41,6 @@ struct solo_device {
     uint32_t inflight;
     uint64_t inflight_ns;  /* their expected time */
     uint64_t shield_until_ns; /* other clients' waves wait for them until then (aos_solo_owner) */
-    /* Latest launch activity of the two most recent distinct clients: enough to know when a client
-     * other than the asking one was last seen. */
-    struct activity last[2];
 };
 
 struct aos_solo_claim {
@@ -68,13 +61,6 @@ static uint32_t unpredictable_next;
 /* One lock for every device: it is held for a few comparisons, once or twice per launch. */
 static pthread_mutex_t solo_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct solo_device devices[AOS_MAX_DEVICES];
-
-static void note_locked(struct solo_device *d, uint64_t client, uint64_t now)
-{
-    if (d->last[0].client != client)
-        d->last[1] = d->last[0];
-    d->last[0] = (struct activity){.client = client, .ns = now};
-}
 
 static struct live_count *live_slot_locked(struct solo_device *d, uint64_t client, bool add)
 {
@@ -97,14 +83,6 @@ static uint32_t others_live_locked(struct solo_device *d, uint64_t client)
 {
     struct live_count *own = live_slot_locked(d, client, false);
     return d->logical_live - (own ? own->n : 0);
-}
-
-static bool others_seen_locked(const struct solo_device *d, uint64_t client, uint64_t now, uint64_t window_ns)
-{
-    for (int i = 0; i < 2; i++)
-        if (d->last[i].client && d->last[i].client != client && now - d->last[i].ns < window_ns)
-            return true;
-    return false;
 }
 
 /* Counts s present on device at its first launch there. */
@@ -148,14 +126,12 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
     c->behind_own = own != NULL;
     bool ok = d->present == 1 && !others_live_locked(d, client) && (!d->inflight || d->owner == client) &&
               d->inflight < SOLO_MAX_INFLIGHT && d->inflight_ns + expected_ns <= limit_ns &&
-              !others_seen_locked(d, client, now, (uint64_t)cfg->slice_ms * 1000000ull) &&
               !unpredictable_locked(code_key);
     if (ok) {
         d->owner = client;
         d->inflight++;
         d->inflight_ns += expected_ns;
         d->shield_until_ns = now + limit_ns;
-        note_locked(d, client, now);
     }
     pthread_mutex_unlock(&solo_lock);
     if (!ok) {
@@ -199,7 +175,6 @@ static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
     d->inflight_ns -= c->expected_ns;
     if (!d->inflight)
         d->owner = 0;
-    note_locked(d, c->client, aos_now_ns());
     bool last = !d->inflight;
     pthread_mutex_unlock(&solo_lock);
     if (last)
@@ -238,7 +213,6 @@ void aos_solo_logical_begin(struct aos_session *s, uint32_t device)
     struct live_count *own = live_slot_locked(d, client, true);
     if (own)
         own->n++;
-    note_locked(d, client, aos_now_ns());
     pthread_mutex_unlock(&solo_lock);
 }
 
@@ -253,7 +227,6 @@ void aos_solo_logical_end(uint32_t device, uint64_t client)
     struct live_count *own = live_slot_locked(d, client, false);
     if (own)
         own->n--;
-    note_locked(d, client, aos_now_ns());
     pthread_mutex_unlock(&solo_lock);
 }
 
@@ -261,12 +234,8 @@ void aos_solo_client_gone(struct aos_session *s)
 {
     pthread_mutex_lock(&solo_lock);
     for (uint32_t i = 0; i < AOS_MAX_DEVICES; i++) {
-        struct solo_device *d = &devices[i];
-        for (int j = 0; j < 2; j++)
-            if (d->last[j].client == s->serial)
-                d->last[j] = (struct activity){0};
         if (s->solo_devices & (1ull << i))
-            d->present--;
+            devices[i].present--;
     }
     s->solo_devices = 0;
     pthread_mutex_unlock(&solo_lock);

@@ -2,9 +2,8 @@
  * Solo launches (policy fair, `solo_native_us`): a short launch of a client that has the device to
  * itself runs natively on the application's queue, without the gate, user event and wave of a
  * logical launch. Nobody waits for it: no other client connected has launched on the device,
- * none has a logical launch in flight there or launched there within the last slice, and the solo
- * launches in flight are expected to take no longer than solo_native_us together, less than a
- * wave. docs/scheduler.md §6, *Solo
+ * none has a logical launch in flight there, and the solo launches in flight are expected to take
+ * no longer than solo_native_us together, less than a wave. docs/scheduler.md §6, *Solo
  * launches*.
  */
 #ifndef ACCELOSD_SOLO_H
@@ -29,8 +28,8 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
  * (ev NULL: the claim ends now). Frees the claim. */
 void aos_solo_started(struct aos_solo_claim *claim, cl_event ev);
 
-/* A logical launch of client on device was submitted / ended: the device is contended meanwhile,
- * and for a slice after, for every other client. */
+/* A logical launch of s (client) on device was submitted / ended: the device is contended
+ * meanwhile for every other client (s also counts as present there until it has gone). */
 void aos_solo_logical_begin(struct aos_session *s, uint32_t device);
 void aos_solo_logical_end(uint32_t device, uint64_t client);
 

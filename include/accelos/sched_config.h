@@ -11,7 +11,7 @@
  *                                for a client's next launch already queued behind its last one
  *   solo_native_us = N           0..1000000 (0 = off), default 0: a launch expected to take
  *                                at most N us runs natively while its client has the device
- *                                to itself (no other client's launch within a slice)
+ *                                to itself (no other client that launched on it connected)
  *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
  *                                auto (default): direct on CPU devices, loop elsewhere
  *   weight.<uid or client name> = N   1..1000 (unlisted clients weigh 1)
