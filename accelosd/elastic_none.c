@@ -39,21 +39,27 @@ struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_ker
 
 void aos_elastic_kernel_destroy(struct aos_elastic_kernel *ek) { (void)ek; }
 
-bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek, cl_kernel native,
-                     const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait, cl_event *ev)
+bool aos_launch_target(cl_command_queue queue, const struct aos_elastic_kernel *ek,
+                       const struct aos_launch_shape *shape, struct aos_launch_target *t)
 {
-    (void)s, (void)queue, (void)ek, (void)native, (void)shape, (void)num_wait, (void)wait, (void)ev;
+    (void)queue, (void)ek, (void)shape, (void)t;
     return false;
 }
 
-void aos_solo_client_gone(struct aos_session *s) { (void)s; }
+bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek, cl_kernel native,
+                     const struct aos_launch_shape *shape, const struct aos_launch_target *t, cl_uint num_wait,
+                     const cl_event *wait, cl_event *ev)
+{
+    (void)s, (void)queue, (void)ek, (void)native, (void)shape, (void)t, (void)num_wait, (void)wait, (void)ev;
+    return false;
+}
 
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                        const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait,
+                        const struct aos_launch_target *t, cl_uint num_wait, const cl_event *wait,
                         const struct aos_logical_held *held, uint32_t n_held, cl_event *ev,
                         struct aos_logical **logical)
 {
-    (void)s, (void)queue, (void)ek, (void)shape, (void)num_wait, (void)wait, (void)held, (void)n_held, (void)ev,
+    (void)s, (void)queue, (void)ek, (void)t, (void)num_wait, (void)wait, (void)held, (void)n_held, (void)ev,
         (void)logical;
     return false;
 }

@@ -197,32 +197,40 @@ static bool solo_record_for(struct aos_elastic_kernel *ek, cl_context ctx, const
     return true;
 }
 
-bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek, cl_kernel native,
-                     const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait, cl_event *ev)
+bool aos_launch_target(cl_command_queue queue, const struct aos_elastic_kernel *ek,
+                       const struct aos_launch_shape *shape, struct aos_launch_target *t)
 {
     cl_device_id qdev = NULL;
-    cl_context ctx = NULL;
-    if (!aos_daemon_config_get()->solo_native_us ||
-        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_DEVICE, sizeof(qdev), &qdev, NULL) != CL_SUCCESS ||
+    *t = (struct aos_launch_target){0};
+    if (NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_DEVICE, sizeof(qdev), &qdev, NULL) != CL_SUCCESS ||
         qdev != ek->device ||
-        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, NULL) != CL_SUCCESS)
+        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_CONTEXT, sizeof(t->ctx), &t->ctx, NULL) != CL_SUCCESS ||
+        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_PROPERTIES, sizeof(t->props), &t->props, NULL) !=
+            CL_SUCCESS)
         return false;
-    const struct aos_device *dev = device_of(qdev);
-    struct aos_vndrange rec;
-    size_t local[3];
-    if (!dev || !record_fill(&rec, ek, shape, local))
+    t->dev = device_of(qdev);
+    if (!t->dev || t->dev->index >= AOS_MAX_DEVICES || !record_fill(&t->rec, ek, shape, t->local))
         return false;
-    uint64_t key = aos_elastic_estimate_key(ek, local);
-    uint64_t expected = aos_device_sched_expected_ns(dev, key, rec.total_groups);
-    struct aos_solo_claim *claim = expected ? aos_solo_claim(s, dev->index, key, expected) : NULL;
+    t->estimate_key = aos_elastic_estimate_key(ek, t->local);
+    return true;
+}
+
+bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek, cl_kernel native,
+                     const struct aos_launch_shape *shape, const struct aos_launch_target *t, cl_uint num_wait,
+                     const cl_event *wait, cl_event *ev)
+{
+    if (!aos_daemon_config_get()->solo_native_us)
+        return false;
+    uint64_t expected = aos_device_sched_expected_ns(t->dev, t->estimate_key, t->rec.total_groups);
+    struct aos_solo_claim *claim = expected ? aos_solo_claim(s, t->dev->index, t->estimate_key, expected) : NULL;
     if (!claim)
         return false;
     /* Where the direct shape runs, its kernel: the device compiled it for the launch that measured
      * the code, and it runs at native speed (one box: the whole range). Elsewhere the native one. */
     cl_int err;
-    if (ek->direct && device_runs_direct(dev) && solo_record_for(ek, ctx, &rec))
+    if (ek->direct && device_runs_direct(t->dev) && solo_record_for(ek, t->ctx, &t->rec))
         err = NATIVE(queue, clEnqueueNDRangeKernel)(queue, ek->direct, shape->work_dim, shape->offset, shape->global,
-                                                    local, num_wait, wait, ev);
+                                                    t->local, num_wait, wait, ev);
     else
         err = NATIVE(queue, clEnqueueNDRangeKernel)(queue, native, shape->work_dim, shape->offset, shape->global,
                                                     shape->local, num_wait, wait, ev);
@@ -231,25 +239,16 @@ bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_e
 }
 
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                        const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait,
+                        const struct aos_launch_target *t, cl_uint num_wait, const cl_event *wait,
                         const struct aos_logical_held *held, uint32_t n_held, cl_event *ev, struct aos_logical **out)
 {
-    cl_device_id qdev = NULL;
-    cl_context ctx = NULL;
-    cl_command_queue_properties props = 0;
-    if (NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_DEVICE, sizeof(qdev), &qdev, NULL) != CL_SUCCESS ||
-        qdev != ek->device ||
-        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, NULL) != CL_SUCCESS ||
-        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_PROPERTIES, sizeof(props), &props, NULL) != CL_SUCCESS ||
-        !NATIVE(ek->kernel, clCloneKernel))
+    if (!NATIVE(ek->kernel, clCloneKernel))
         return false;
-    const struct aos_device *dev = device_of(qdev);
-    struct aos_vndrange rec;
-    size_t local[3];
-    if (!dev || dev->index >= AOS_MAX_DEVICES || !record_fill(&rec, ek, shape, local))
-        return false;
+    const struct aos_device *dev = t->dev;
+    cl_context ctx = t->ctx;
+    const size_t *local = t->local;
     cl_ulong local_mem = 0;
-    NATIVE(ek->kernel, clGetKernelWorkGroupInfo)(ek->kernel, qdev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local_mem),
+    NATIVE(ek->kernel, clGetKernelWorkGroupInfo)(ek->kernel, ek->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local_mem),
                                                  &local_mem, NULL); /* own __local data plus __local arguments */
     uint32_t wg_threads = (uint32_t)(local[0] * local[1] * local[2]);
     if (!aos_device_sched_fits(dev, wg_threads, local_mem, ek->regs_per_thread))
@@ -263,14 +262,14 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     l->weight = client_weight(s);
     l->device = dev->index;
     l->context = ctx;
-    l->host = rec;
-    l->profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
-    l->work_dim = shape->work_dim;
-    memcpy(l->local, local, sizeof(l->local));
+    l->host = t->rec;
+    l->profiling = (t->props & CL_QUEUE_PROFILING_ENABLE) != 0;
+    l->work_dim = t->rec.dims;
+    memcpy(l->local, t->local, sizeof(l->local));
     l->wg_threads = wg_threads;
     l->local_mem = local_mem;
     l->regs_per_thread = ek->regs_per_thread;
-    l->estimate_key = aos_elastic_estimate_key(ek, local);
+    l->estimate_key = t->estimate_key;
     l->cold = !ek->launched;
     ek->launched = true;
     NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(l->kernel_name) - 1,

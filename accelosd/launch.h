@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "accelos/vndrange.h"
 #include "elastic.h"
 #include "logical.h"
 #include "native.h"
@@ -22,6 +23,22 @@ struct aos_launch_shape {
     const size_t *local;   /* NULL: the daemon picks the work-group size */
 };
 
+/* Where and how a launch of a rewritten kernel would run, found once for both ways of running it
+ * (aos_launch_solo, aos_launch_elastic). */
+struct aos_launch_target {
+    const struct aos_device *dev;
+    cl_context ctx;
+    cl_command_queue_properties props; /* of the application's queue */
+    struct aos_vndrange rec;           /* the launch as a virtual NDRange */
+    size_t local[3];                   /* the work-group size it runs with */
+    uint64_t estimate_key;             /* aos_elastic_estimate_key */
+};
+
+/* Fills t; false when the rewrite cannot run the launch exactly, and it must run natively: the
+ * queue is on another device, non-uniform or unexpressible work-groups, or any error on the way. */
+bool aos_launch_target(cl_command_queue queue, const struct aos_elastic_kernel *ek,
+                       const struct aos_launch_shape *shape, struct aos_launch_target *t);
+
 /*
  * Runs the launch solo (solo.h) when its client has the device to itself and the scheduler
  * measured it short: on the application's queue, as the direct kernel over the whole range where
@@ -30,20 +47,20 @@ struct aos_launch_shape {
  */
 struct aos_session;
 bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek, cl_kernel native,
-                     const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait, cl_event *ev);
+                     const struct aos_launch_shape *shape, const struct aos_launch_target *t, cl_uint num_wait,
+                     const cl_event *wait, cl_event *ev);
 
 /*
- * Makes the launch a logical launch when the rewrite can run it exactly. *ev becomes the
- * application's event (a marker on its queue that completes after the last wave; one reference)
- * and *logical the launch that answers the event's profiling queries (one reference). held lists
- * the argument objects to keep alive until the launch ends. May block while the client has too
- * many launches in flight (max_inflight_per_client). Returns false, with nothing enqueued, when
- * the launch must run natively: non-uniform or unexpressible work-groups, another device, a
- * work-group that can never fit (the native launch reports the error), or any error on the way.
- * Service thread of s only.
+ * Makes the launch a logical launch. *ev becomes the application's event (a marker on its queue
+ * that completes after the last wave; one reference) and *logical the launch that answers the
+ * event's profiling queries (one reference). held lists the argument objects to keep alive until
+ * the launch ends. May block while the client has too many launches in flight
+ * (max_inflight_per_client). Returns false, with nothing enqueued, when the launch must run
+ * natively: a work-group that can never fit (the native launch reports the error), or any error
+ * on the way. Service thread of s only.
  */
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                        const struct aos_launch_shape *shape, cl_uint num_wait, const cl_event *wait,
+                        const struct aos_launch_target *t, cl_uint num_wait, const cl_event *wait,
                         const struct aos_logical_held *held, uint32_t n_held, cl_event *ev,
                         struct aos_logical **logical);
 

@@ -392,7 +392,7 @@ static cl_int args_revalidate(struct aos_session *s, cl_kernel k, struct kern_st
 
 /* Runs the launch on the twin as a logical launch, keeping its argument objects alive. */
 static bool launch_elastic(struct aos_session *s, struct aos_enqueue *e, struct kern_state *st,
-                           const struct aos_launch_shape *shape, cl_event *ev, struct aos_logical **logical)
+                           const struct aos_launch_target *t, cl_event *ev, struct aos_logical **logical)
 {
     struct aos_logical_held *held = st->num_args ? malloc(st->num_args * sizeof(*held)) : NULL;
     uint32_t n = 0;
@@ -405,7 +405,7 @@ static bool launch_elastic(struct aos_session *s, struct aos_enqueue *e, struct 
         else if (st->args[i].kind == AOS_ARG_LOCAL)
             held[n++] = (struct aos_logical_held){.local = true, .index = i, .size = (size_t)st->args[i].local_size};
     }
-    bool ok = aos_launch_elastic(s, e->queue, st->twin, shape, e->num_wait, e->wait, held, n, ev, logical);
+    bool ok = aos_launch_elastic(s, e->queue, st->twin, t, e->num_wait, e->wait, held, n, ev, logical);
     free(held);
     return ok;
 }
@@ -466,13 +466,15 @@ static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *
         struct aos_launch_shape shape = {.work_dim = r->work_dim, .offset = r->has_offset ? off : NULL,
                                          .global = gws, .local = r->has_local ? lws : NULL};
         struct aos_logical *logical = NULL;
-        if (st->twin && aos_launch_solo(s, e.queue, st->twin, k, &shape, e.num_wait, e.wait, &ev)) {
+        struct aos_launch_target target;
+        bool rewritten = st->twin && aos_launch_target(e.queue, st->twin, &shape, &target);
+        if (rewritten && aos_launch_solo(s, e.queue, st->twin, k, &shape, &target, e.num_wait, e.wait, &ev)) {
             atomic_fetch_add(&s->solo_launches, 1);
             aos_trace_native_launch(s, k, ev, r->work_dim, gws, shape.local);
             aos_enqueue_done(s, &e, CL_SUCCESS, ev);
             return 0;
         }
-        if (st->twin && launch_elastic(s, &e, st, &shape, &ev, &logical)) {
+        if (rewritten && launch_elastic(s, &e, st, &target, &ev, &logical)) {
             atomic_fetch_add(&s->elastic_launches, 1);
             aos_enqueue_done_logical(s, &e, ev, logical);
             return 0;
