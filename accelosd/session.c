@@ -242,7 +242,7 @@ static void *service_main(void *arg)
         if (has_backlog(s)) {
             note_flush_backlog(s);
             /* The client reads notifications on its own schedule; poll gently for room. */
-            aos_ring_wait_data(&s->req, 1000000);
+            aos_ring_wait_data_unless(&s->req, 1000000, &s->dead);
             continue;
         }
         uint64_t now = aos_now_ns();
@@ -250,7 +250,7 @@ static void *service_main(void *arg)
             idle_since = now;
         if (now - idle_since < AOS_SERVICE_SPIN_NS)
             continue;
-        aos_ring_wait_data(&s->req, -1);
+        aos_ring_wait_data_unless(&s->req, -1, &s->dead); /* a kill racing with this sleep ends it */
         idle_since = 0;
     }
     aos_log(AOS_LOG_DEBUG, "session", "client %llu: releasing its objects", (unsigned long long)s->serial);

@@ -135,7 +135,16 @@ int aos_ring_pop(struct aos_ring *ring, void *out, uint32_t cap)
 
 int aos_ring_wait_data(struct aos_ring *ring, int64_t timeout_ns)
 {
+    return aos_ring_wait_data_unless(ring, timeout_ns, NULL);
+}
+
+int aos_ring_wait_data_unless(struct aos_ring *ring, int64_t timeout_ns, _Atomic bool *stop)
+{
     uint32_t bell = atomic_load(&ring->ctl->doorbell);
+    /* After the bell is read: whoever sets *stop and then rings either changed the bell before
+     * this read (so *stop is seen here) or after it (so the futex does not sleep on it). */
+    if (stop && atomic_load(stop))
+        return -ECANCELED;
     atomic_store_explicit(&ring->ctl->consumer_sleeping, 1, memory_order_seq_cst);
     int rc = 0;
     if (!aos_ring_has_data(ring))

@@ -44,5 +44,8 @@ int aos_ring_pop(struct aos_ring *ring, void *out, uint32_t cap);
 bool aos_ring_has_data(const struct aos_ring *ring);
 /* Consumer: sleeps until data arrives, the producer rings, or timeout_ns passes. */
 int aos_ring_wait_data(struct aos_ring *ring, int64_t timeout_ns);
+/* The same, and returns -ECANCELED at once when *stop is set. A thread that sets *stop and then
+ * rings the doorbell (atomic_fetch_add + futex wake) cannot be missed, however the two race. */
+int aos_ring_wait_data_unless(struct aos_ring *ring, int64_t timeout_ns, _Atomic bool *stop);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accelos/futex.h"
 #include "accelos/region.h"
 #include "accelos/ring.h"
 
@@ -138,6 +139,27 @@ START_TEST(test_region_span_bounds)
 }
 END_TEST
 
+/* The daemon ends a session by setting its dead flag, then ringing the doorbell. If that lands
+ * between the service thread's check of the flag and its sleep, the sleep must not wait for a
+ * message the dead client will never send. */
+START_TEST(test_wait_returns_when_stopped_before_sleeping)
+{
+    _Atomic bool stop = true;
+    atomic_fetch_add(&ctl.doorbell, 1);
+    uint64_t t0 = aos_now_ns();
+    ck_assert_int_eq(aos_ring_wait_data_unless(&consumer, 2000000000, &stop), -ECANCELED);
+    ck_assert_uint_lt(aos_now_ns() - t0, 1000000000u);
+    /* Not stopped and nothing sent: it sleeps until the timeout. */
+    stop = false;
+    t0 = aos_now_ns();
+    ck_assert_int_eq(aos_ring_wait_data_unless(&consumer, 50000000, &stop), -ETIMEDOUT);
+    ck_assert_uint_ge(aos_now_ns() - t0, 40000000u);
+    /* A message waiting: no sleep at all. */
+    push(0x101, 8, 0xcc);
+    ck_assert_int_eq(aos_ring_wait_data_unless(&consumer, 2000000000, &stop), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ring");
@@ -151,6 +173,7 @@ int main(void)
     tcase_add_test(tc, test_tampered_head_is_rejected_by_producer);
     tcase_add_test(tc, test_region_layout_checks);
     tcase_add_test(tc, test_region_span_bounds);
+    tcase_add_test(tc, test_wait_returns_when_stopped_before_sleeping);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
