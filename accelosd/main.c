@@ -142,6 +142,7 @@ int main(int argc, char **argv)
         config.allowed_gid = g->gr_gid;
         config.has_allowed_gid = true;
     }
+    aos_server_block_signals();
     int devices = aos_vendor_load(vendors && *vendors ? vendors : DEFAULT_VENDOR_DIR);
     if (devices < 0) {
         fprintf(stderr, "accelosd: cannot read vendor directory %s: %s\n", vendors ? vendors : DEFAULT_VENDOR_DIR,

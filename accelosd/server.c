@@ -339,14 +339,26 @@ static void reap_ended(void)
     pthread_mutex_unlock(&clients_lock);
 }
 
+static void shutdown_signals(sigset_t *mask)
+{
+    sigemptyset(mask);
+    sigaddset(mask, SIGTERM);
+    sigaddset(mask, SIGINT);
+}
+
+void aos_server_block_signals(void)
+{
+    sigset_t mask;
+    shutdown_signals(&mask);
+    pthread_sigmask(SIG_BLOCK, &mask, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
 int aos_server_run(const struct aos_server_config *config)
 {
     sigset_t mask;
-    sigemptyset(&mask);
-    sigaddset(&mask, SIGTERM);
-    sigaddset(&mask, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &mask, NULL);
-    signal(SIGPIPE, SIG_IGN);
+    shutdown_signals(&mask);
+    aos_server_block_signals(); /* again, in case the caller has not */
     int sig_fd = signalfd(-1, &mask, SFD_CLOEXEC);
     wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     int listen_fd = listen_socket(config);

@@ -14,6 +14,11 @@ struct aos_server_config {
     bool has_allowed_gid;
 };
 
+/* Blocks SIGTERM and SIGINT in the calling thread and ignores SIGPIPE. Call it before any other
+ * thread starts (PoCL starts its workers when the vendors load): threads inherit the mask, and one
+ * that did not block them would end the daemon on the spot instead of letting it stop in order. */
+void aos_server_block_signals(void);
+
 /* Creates the socket directory and socket with the right permissions and serves until SIGTERM or
  * SIGINT. Returns 0 on an orderly stop, a negative errno when it cannot start. */
 int aos_server_run(const struct aos_server_config *config);
