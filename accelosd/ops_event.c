@@ -26,6 +26,7 @@
 
 #include "accelos/log.h"
 #include "accelos/wire_event.h"
+#include "callback_token.h"
 #include "logical.h"
 #include "ops.h"
 
@@ -148,7 +149,8 @@ struct done_watch {
     void *data;
     cl_int status;
     _Atomic bool fired;
-    _Atomic int refs;          /* the watcher's list, and the real callback while registered */
+    _Atomic int refs;          /* the watcher's list, and the real callback's token while out */
+    uint64_t token;            /* the real callback's user data (callback_token.h); 0 = none */
 };
 
 static struct {
@@ -160,8 +162,6 @@ static struct {
 
 static void watch_unref(struct done_watch *w)
 {
-    /* The real callback's reference is never dropped for a failed event (PoCL does not call it),
-     * so such a record stays allocated: a few bytes per failed event, never a dangling pointer. */
     if (atomic_fetch_sub(&w->refs, 1) == 1)
         free(w);
 }
@@ -182,7 +182,9 @@ static cl_int callback_status(cl_event ev, cl_int status)
 
 static void CL_CALLBACK watch_callback(cl_event ev, cl_int status, void *data)
 {
-    struct done_watch *w = data;
+    struct done_watch *w = aos_token_claim(aos_token_of_data(data));
+    if (!w)
+        return; /* the watcher saw the end first */
     watch_fire(w, callback_status(ev, status));
     watch_unref(w);
 }
@@ -211,6 +213,9 @@ static void *watcher_main(void *arg)
             next = w->next;
             watch_fire(w, w->status);
             NATIVE(w->ev, clReleaseEvent)(w->ev);
+            /* A failed event gets no callback from PoCL: the token would stay out for good. */
+            if (w->token && aos_token_withdraw(w->token))
+                watch_unref(w);
             watch_unref(w);
         }
         struct timespec ts;
@@ -254,11 +259,14 @@ cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data)
     w->ev = ev;
     w->fn = fn;
     w->data = data;
-    atomic_init(&w->refs, 2);
+    w->token = aos_token_issue(w);
+    atomic_init(&w->refs, w->token ? 2 : 1);
+    uint64_t token = w->token; /* w may be gone once it is on the list */
     NATIVE(ev, clRetainEvent)(ev);
     pthread_mutex_lock(&watcher.lock);
     if (!watcher_start_locked()) {
         pthread_mutex_unlock(&watcher.lock);
+        aos_token_withdraw(token);
         NATIVE(ev, clReleaseEvent)(ev);
         free(w);
         return CL_OUT_OF_HOST_MEMORY;
@@ -267,8 +275,9 @@ cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data)
     watcher.head = w;
     pthread_cond_signal(&watcher.cond);
     pthread_mutex_unlock(&watcher.lock);
-    /* The fast path; when it cannot be set, the watcher alone notices the end. */
-    if (NATIVE(ev, clSetEventCallback)(ev, CL_COMPLETE, watch_callback, w) != CL_SUCCESS)
+    /* The fast path; without it, the watcher alone notices the end. A token still out keeps w. */
+    if (token && NATIVE(ev, clSetEventCallback)(ev, CL_COMPLETE, watch_callback, aos_token_as_data(token)) != CL_SUCCESS &&
+        aos_token_withdraw(token))
         watch_unref(w);
     return CL_SUCCESS;
 }
@@ -692,7 +701,8 @@ struct callback_watch {
     uint64_t event_id;
     uint64_t token;
     _Atomic bool fired;
-    _Atomic int refs;  /* the completion watch, and the real callback while registered */
+    _Atomic int refs;  /* the completion watch, and the real callback's token while out */
+    uint64_t early_token; /* the real callback's for CL_SUBMITTED or CL_RUNNING; 0 = none */
 };
 
 static void callback_watch_unref(struct callback_watch *w)
@@ -712,7 +722,9 @@ static void callback_fire(struct callback_watch *w, cl_int status)
 
 static void CL_CALLBACK event_callback(cl_event ev, cl_int status, void *data)
 {
-    struct callback_watch *w = data;
+    struct callback_watch *w = aos_token_claim(aos_token_of_data(data));
+    if (!w)
+        return; /* the event ended first and fired it */
     callback_fire(w, callback_status(ev, status));
     callback_watch_unref(w);
 }
@@ -721,6 +733,9 @@ static void event_callback_done(cl_int status, void *data)
 {
     struct callback_watch *w = data;
     callback_fire(w, status);
+    /* An event that failed before reaching the early state may never call the real callback. */
+    if (w->early_token && aos_token_withdraw(w->early_token))
+        callback_watch_unref(w);
     callback_watch_unref(w);
 }
 
@@ -739,22 +754,26 @@ static int op_set_event_callback(struct aos_session *s, uint32_t slot, const voi
         w->s = s;
         w->event_id = r->event;
         w->token = r->token;
-        atomic_init(&w->refs, 1);
+        /* Earlier states come from the real callback; the completion watch still covers a failure.
+         * Its token exists before the watch does: an event that has already ended may run the
+         * watch, and free w, before aos_event_when_done returns. */
+        w->early_token = r->callback_type != CL_COMPLETE ? aos_token_issue(w) : 0;
+        uint64_t early_token = w->early_token;
+        atomic_init(&w->refs, early_token ? 2 : 1);
         aos_session_ref(s);
         err = aos_event_when_done(ev, event_callback_done, w);
         if (err != CL_SUCCESS) {
+            aos_token_withdraw(early_token);
             aos_session_unref(s);
             free(w);
-            w = NULL;
+        } else if (early_token &&
+                   NATIVE(ev, clSetEventCallback)(ev, r->callback_type, event_callback, aos_token_as_data(early_token)) !=
+                       CL_SUCCESS &&
+                   aos_token_withdraw(early_token)) {
+            callback_watch_unref(w);
         }
     } else if (err == CL_SUCCESS) {
         err = CL_OUT_OF_HOST_MEMORY;
-    }
-    if (w && r->callback_type != CL_COMPLETE) {
-        /* Earlier states come from the real callback; the watch still covers a failure. */
-        atomic_fetch_add(&w->refs, 1);
-        if (NATIVE(ev, clSetEventCallback)(ev, r->callback_type, event_callback, w) != CL_SUCCESS)
-            callback_watch_unref(w);
     }
     if (err != CL_SUCCESS) {
         /* The client validated the type; tell it anyway so its callback record is not lost. */
