@@ -18,8 +18,9 @@
 /* Starts accelosd on a fresh socket under a temporary directory, exports ACCELOS_SOCKET and waits
  * until it accepts connections. Extra daemon arguments may be given (NULL-terminated). */
 void aos_test_daemon_start(const char *const *extra_args);
-/* Stops the daemon (SIGTERM, then waits) and removes the temporary directory. */
-void aos_test_daemon_stop(void);
+/* Stops the daemon (SIGTERM, then waits) and removes the temporary directory. Returns its exit
+ * status, 128 + the signal if a signal ended it, or 0 if it had already been reaped. */
+int aos_test_daemon_stop(void);
 pid_t aos_test_daemon_pid(void);
 /* True while the daemon process runs (not exited, not a zombie). Works from any process. */
 bool aos_test_daemon_alive(void);

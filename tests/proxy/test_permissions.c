@@ -33,7 +33,7 @@ struct other_user {
     uid_t uid;
     gid_t gid;        /* nobody's group */
     gid_t other_gid;  /* a group nobody is not in */
-    const char *group_name;
+    char group_name[64];
 };
 
 static struct other_user need_root_and_nobody(void)
@@ -44,7 +44,9 @@ static struct other_user need_root_and_nobody(void)
     ck_assert_msg(pw != NULL, "user 'nobody' is missing");
     struct group *gr = getgrgid(pw->pw_gid);
     ck_assert_msg(gr != NULL, "nobody's group %d is missing", (int)pw->pw_gid);
-    struct other_user u = {.uid = pw->pw_uid, .gid = pw->pw_gid, .group_name = strdup(gr->gr_name)};
+    struct other_user u = {.uid = pw->pw_uid, .gid = pw->pw_gid};
+    ck_assert_msg(strlen(gr->gr_name) < sizeof(u.group_name), "group name '%s' is too long", gr->gr_name);
+    strcpy(u.group_name, gr->gr_name);
     struct group *daemon_group = getgrnam("daemon");
     ck_assert_msg(daemon_group != NULL && daemon_group->gr_gid != u.gid, "group 'daemon' is missing");
     u.other_gid = daemon_group->gr_gid;
