@@ -70,6 +70,10 @@ struct estimate {
 struct recent_end {
     uint64_t client, ns;
     bool lingering; /* still active in virtual time: its next launch is expected (anticipation) */
+    uint64_t hold_ns;  /* while lingering: how long after ns the device may wait for it */
+    uint64_t think_ns; /* smoothed gap from its launches' ends to its next arrivals; 0 = unknown */
+    uint64_t waves_at_end;  /* the device's wave count at ns: another client's wave in the gap changes it */
+    uint32_t unclear_gaps;  /* gaps in a row that another client's wave ran in */
 };
 
 struct device_sched {
@@ -93,6 +97,7 @@ struct device_sched {
     struct aos_sched_device model;
     bool have_model;
     uint64_t next_arrival;
+    uint64_t waves_started;
     struct estimate estimates[ESTIMATES]; /* written under estimates_lock, read by solo launches */
     pthread_mutex_t estimates_lock;
     struct recent_end recent[RECENT_ENDS];
@@ -338,7 +343,15 @@ static bool others_present(struct device_sched *d, const struct aos_logical *l, 
     return false;
 }
 
-static void recent_end_note(struct device_sched *d, const struct aos_logical *l, bool lingering)
+static struct recent_end *recent_of(struct device_sched *d, uint64_t client)
+{
+    for (uint32_t i = 0; i < RECENT_ENDS; i++)
+        if (d->recent[i].ns && d->recent[i].client == client)
+            return &d->recent[i];
+    return NULL;
+}
+
+static void recent_end_note(struct device_sched *d, const struct aos_logical *l, bool lingering, uint64_t hold_ns)
 {
     struct recent_end *slot = NULL;
     for (uint32_t i = 0; i < RECENT_ENDS && !slot; i++)
@@ -350,7 +363,10 @@ static void recent_end_note(struct device_sched *d, const struct aos_logical *l,
         if (slot->lingering && !client_has_active(d, NULL, slot->client))
             aos_sched_vt_leave(d->vt, slot->client); /* pushed out: stop expecting it */
     }
-    *slot = (struct recent_end){.client = l->client, .ns = l->ended_host_ns, .lingering = lingering};
+    bool same = slot->client == l->client;
+    *slot = (struct recent_end){.client = l->client, .ns = l->ended_host_ns, .lingering = lingering,
+                                .hold_ns = hold_ns, .think_ns = same ? slot->think_ns : 0,
+                                .waves_at_end = d->waves_started, .unclear_gaps = same ? slot->unclear_gaps : 0};
 }
 
 static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
@@ -382,6 +398,69 @@ static uint64_t anticipate_ns(void)
     return (uint64_t)aos_daemon_config_get()->anticipate_us * 1000ull;
 }
 
+/*
+ * The same for a client that has nothing queued but, by its habit, comes back at once: an
+ * application that waits for each launch (clFinish, a blocking read) and then sends the next,
+ * after host work shorter than the window. A gap is only measured while nothing else ran: with
+ * another client's wave in it, the client's own reads may have waited behind that wave (PoCL runs
+ * a copy when a worker is free). The hold must cover its slower gaps, not its usual one: a longer
+ * gap counts at once, a shorter one an eighth; none counts for more than twice the window; a
+ * hold that ran out counts as a gap its length. The client is expected when that gap is within
+ * the window, for twice the gap plus a margin for the wake-up, at most the window; and, for the whole window, while its gap is unknown (from
+ * its second launch on: many clients send only one, and after a few unmeasurable gaps in a row),
+ * to measure one.
+ */
+#define THINK_MARGIN_NS 50000ull
+#define THINK_UNCLEAR_MAX 4u
+
+static void think_note(struct device_sched *d, const struct aos_logical *l)
+{
+    struct recent_end *e = recent_of(d, l->client);
+    uint64_t window = anticipate_ns();
+    if (!e || !window || l->arrival_host_ns <= e->ns || client_has_active(d, NULL, l->client) ||
+        client_has_gated(d, l->client))
+        return; /* launches in a row: not a gap */
+    if (d->waves_started != e->waves_at_end) {
+        /* Another client's wave ran in the gap: the client's own reads may have waited behind it,
+         * so the gap says nothing, except that it was longer than a hold that ran out. After a
+         * few such gaps in a row, wait once more to measure. */
+        if (e->hold_ns && e->think_ns && e->think_ns < e->hold_ns)
+            e->think_ns = e->hold_ns;
+        if (++e->unclear_gaps >= THINK_UNCLEAR_MAX) {
+            e->think_ns = 0;
+            e->unclear_gaps = 0;
+        }
+        return;
+    }
+    e->unclear_gaps = 0;
+    uint64_t gap = l->arrival_host_ns - e->ns;
+    if (gap > 2 * window)
+        gap = 2 * window;
+    if (gap >= e->think_ns)
+        e->think_ns = gap;
+    else
+        e->think_ns -= (e->think_ns - gap) / 8;
+}
+
+/* How long to hold the device for client after its launch ended, 0 for not at all. */
+static uint64_t expected_hold_ns(struct device_sched *d, const struct aos_logical *ended)
+{
+    uint64_t window = anticipate_ns();
+    if (!window)
+        return 0;
+    if (client_has_gated(d, ended->client))
+        return window;
+    const struct recent_end *e = recent_of(d, ended->client);
+    if (!e)
+        return 0; /* its first launch: many clients send only one */
+    if (!e->think_ns)
+        return window; /* unknown, and without a hold it would be measured a wave long */
+    if (e->think_ns > window)
+        return 0;
+    uint64_t hold = 2 * e->think_ns + THINK_MARGIN_NS;
+    return hold < window ? hold : window;
+}
+
 static void hold_release(struct device_sched *d, uint64_t now)
 {
     uint64_t end = now < d->hold_until_ns ? now : d->hold_until_ns;
@@ -397,13 +476,13 @@ static void hold_release(struct device_sched *d, uint64_t now)
  * time. */
 static uint64_t hold_expire(struct device_sched *d)
 {
-    uint64_t now = aos_now_ns(), hold = anticipate_ns(), came = 0;
+    uint64_t now = aos_now_ns(), came = 0;
     for (uint32_t i = 0; i < RECENT_ENDS; i++) {
         struct recent_end *e = &d->recent[i];
         if (!e->lingering)
             continue;
         bool active = client_has_active(d, NULL, e->client);
-        if (!active && now - e->ns < hold)
+        if (!active && now - e->ns < e->hold_ns)
             continue;
         e->lingering = false;
         if (!active)
@@ -431,7 +510,9 @@ static bool hold_for_expected(struct device_sched *d, double next_vtime)
             continue;
         d->hold_client = e->client;
         d->hold_start_ns = aos_now_ns();
-        d->hold_until_ns = e->ns + anticipate_ns();
+        d->hold_until_ns = e->ns + e->hold_ns;
+        aos_log(AOS_LOG_DEBUG, "sched", "client %llu: device held up to %.3f ms for its next launch",
+                (unsigned long long)e->client, (double)e->hold_ns / 1e6);
         atomic_store(&d->wake_at_ns, d->hold_until_ns);
         wake_thread(d); /* it may be asleep for longer than the hold */
         return true;
@@ -485,10 +566,11 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
                 (unsigned long long)l->client, l->kernel_name, status);
     }
     l->state = AOS_LOGICAL_ENDED;
-    /* A client whose next launch already waits on its queue stays active (anticipation). */
+    /* A client whose next launch is expected soon stays active (anticipation). */
     bool active = client_has_active(d, l, l->client);
-    bool lingering = !active && anticipate_ns() && client_has_gated(d, l->client);
-    recent_end_note(d, l, lingering);
+    uint64_t hold_ns = active ? 0 : expected_hold_ns(d, l);
+    bool lingering = hold_ns > 0;
+    recent_end_note(d, l, lingering, hold_ns);
     aos_solo_logical_end(d->index, l->client);
     if (!active && !lingering)
         aos_sched_vt_leave(d->vt, l->client);
@@ -621,6 +703,7 @@ static void take_incoming(struct device_sched *d, struct aos_logical *l)
 {
     while (l) {
         struct aos_logical *next = l->next;
+        think_note(d, l);
         l->state = AOS_LOGICAL_GATED;
         l->gate_node = (struct aos_logical_node){.launch = l, .kind = AOS_LOGICAL_MSG_GATE};
         l->wave_node = (struct aos_logical_node){.launch = l, .kind = AOS_LOGICAL_MSG_WAVE};
@@ -775,6 +858,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
             (unsigned long long)l->client, l->kernel_name, l->direct ? "direct" : "loop", l->waves + 1, groups, base,
             l->host.budget, l->host.total_groups, per_vgroup);
     uint64_t now = aos_now_ns();
+    d->waves_started++;
     l->state = AOS_LOGICAL_RUNNING;
     l->wave = ev;
     l->wave_groups = groups;

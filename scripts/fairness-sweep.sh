@@ -4,6 +4,8 @@
 # side by side (the numbers in bench/RESULTS.md come from this script).
 #   scripts/fairness-sweep.sh BUILD_DIR OUT_DIR [COUNT2 COUNT4 COUNT8]
 # POLICIES lists the policies to run (default "fifo fair"); each elastic one is compared with fifo.
+# MIX_ARGS adds accelos-mix options, e.g. "--mode loop --seconds 2" for tenants that repeat their
+# kernel until the window ends (steady-state sharing) instead of running it once.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$1
@@ -16,7 +18,7 @@ for policy in "${policies[@]}"; do
   for k in 2 4 8; do
     ACCELOS_POLICY=$policy bash "$here/mix-through-proxy.sh" "$build" "$out/$policy-$k" "" \
       --random "$k" --count "${counts[$i]}" --seed "$k" --mix-base $((k * 100)) --iso-reps 3 \
-      > "$out/$policy-$k.txt"
+      ${MIX_ARGS:-} > "$out/$policy-$k.txt"
     i=$((i + 1))
   done
   cat "$out/$policy"-[248]/mix.jsonl > "$out/$policy.jsonl"

@@ -8,7 +8,8 @@
  *   max_inflight_per_client = N  0..1000000 (0 = unlimited), default 64
  *   vgroup_timeout_ms = N        0..3600000 (0 = no timeout), default 10000
  *   anticipate_us = N            0..1000000 (0 = off), default 1000: how long the device waits
- *                                for a client's next launch already queued behind its last one
+ *                                for a client's next launch, queued behind its last one or
+ *                                expected from its habit of sending the next at once
  *   solo_native_us = N           0..1000000 (0 = off), default 0: a launch expected to take
  *                                at most N us runs natively while its client has the device
  *                                to itself (no other client that launched on it connected)

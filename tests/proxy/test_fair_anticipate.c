@@ -1,10 +1,10 @@
-/* Anticipation (docs/scheduler.md §6): an application queues short launches back to back while
- * another application's long launch runs in whole-device waves. When one short launch ends, the
- * next is already queued behind it, so the device waits for it instead of starting a slice of the
- * long launch, as long as the short client is not ahead in virtual time. It may be, just, after its
- * first launch (both start level); after one slice of the long launch it is behind by a slice, and
- * its other launches follow each other with no slice in between. Without anticipation a slice runs
- * between every two. */
+/* Anticipation (docs/scheduler.md §6): an application sends short launches one after another
+ * while another application's long launch runs in whole-device waves. When one short launch ends,
+ * the next is already queued behind it, or by the application's habit comes within moments, so
+ * the device waits for it instead of starting a slice of the long launch, as long as the short
+ * client is not ahead in virtual time. It may be, just, after its first launch (both start level);
+ * after one slice of the long launch it is behind by a slice, and its other launches follow each
+ * other with no slice in between. Without anticipation a slice runs between every two. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,15 +20,35 @@
 static char config_path[64] = "/tmp/accelos-anticipate-conf-XXXXXX";
 static char trace_path[64] = "/tmp/accelos-anticipate-trace-XXXXXX";
 
-static const char *src = AOS_SPIN_KERNEL("long_launch") AOS_SPIN_KERNEL("short_burst");
+static const char *src = AOS_SPIN_KERNEL("long_launch") AOS_SPIN_KERNEL("short_burst") AOS_SPIN_KERNEL("short_waited");
 
 /* Long slices, so a slice between two short launches cannot hide in the machine's noise. The long
  * launch is many groups of about a millisecond each, several slices in all. */
 enum { SLICE_MS = 20, LOCAL = 16, LONG_GROUPS_PER_CU = 200, LONG_ROUNDS = 200000, SHORT_GROUPS = 16,
-       SHORT_ROUNDS = 2000, SHORT_LAUNCHES = 6 };
+       SHORT_ROUNDS = 2000, SHORT_LAUNCHES = 6, WAITED_LAUNCHES = 10 };
+
+/* How client 1 sends its short launches: all queued at once, or each waited for before the next
+ * (set before the clients are forked). */
+static bool short_waited;
+
+/* Client 1's launches one at a time, each finished and checked before the next is sent: between
+ * two of them the device has nothing of this client queued. 0, or 1 wrong results, 3 setup. */
+static int waited_launches(cl_context ctx, cl_command_queue q, cl_kernel k)
+{
+    for (int i = 0; i < WAITED_LAUNCHES; i++) {
+        cl_mem out = aos_spin_enqueue(ctx, q, k, SHORT_GROUPS, LOCAL, SHORT_ROUNDS);
+        if (!out || clFinish(q) != CL_SUCCESS)
+            return 3;
+        int rc = aos_spin_check_sample(q, out, SHORT_GROUPS * LOCAL, SHORT_ROUNDS);
+        clReleaseMemObject(out);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
 
 /* Client 0 runs the long launch; client 1, once told, queues its short launches all at once and
- * only then waits for them. 0, or 1 wrong results, 3 setup. */
+ * only then waits for them, or sends them one by one (short_waited). 0, or 1 wrong results, 3 setup. */
 static int client(int index, void *arg)
 {
     struct aos_test_long_short *gates = arg;
@@ -36,7 +56,8 @@ static int client(int index, void *arg)
     cl_command_queue q;
     aos_test_context(&ctx, &q);
     cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = p ? clCreateKernel(p, index == 0 ? "long_launch" : "short_burst", NULL) : NULL;
+    const char *name = index == 0 ? "long_launch" : short_waited ? "short_waited" : "short_burst";
+    cl_kernel k = p ? clCreateKernel(p, name, NULL) : NULL;
     if (!k || !aos_test_gate_sync(&gates->start))
         return 3;
     if (index == 0) {
@@ -48,6 +69,8 @@ static int client(int index, void *arg)
     }
     if (!aos_test_gate_sync(&gates->go))
         return 3;
+    if (short_waited)
+        return waited_launches(ctx, q, k);
     cl_mem outs[SHORT_LAUNCHES];
     for (int i = 0; i < SHORT_LAUNCHES; i++)
         if (!(outs[i] = aos_spin_enqueue(ctx, q, k, SHORT_GROUPS, LOCAL, SHORT_ROUNDS)))
@@ -62,22 +85,25 @@ static int client(int index, void *arg)
     return 0;
 }
 
-START_TEST(test_queued_launches_keep_the_device)
+/* Runs the two clients and returns how many times a slice of the long launch ran between two of
+ * the short client's `launches` launches of kernel `short_name`. */
+static int slices_between(const char *short_name, int launches)
 {
     /* Nothing here touches OpenCL before the fork: each child is its own client. The short launches
      * come once the long launch is past its first, measuring waves: its waves are whole slices. */
     struct aos_test_long_short gates;
     aos_test_long_short_run(client, &gates, 80000);
 
-    char long_line[4096], line[4096];
-    ck_assert_msg(trace_find(trace_path, "\"kernel\":\"long_launch\"", long_line, sizeof(long_line)),
+    char long_line[4096], line[4096], pattern[64];
+    snprintf(pattern, sizeof(pattern), "\"kernel\":\"%s\"", short_name);
+    /* This run's: each run has one long launch. */
+    ck_assert_msg(trace_find_last(trace_path, "\"kernel\":\"long_launch\"", long_line, sizeof(long_line)),
                   "no trace line for the long launch");
     ck_assert_uint_eq(trace_field(long_line, "virtual_groups_done"), aos_test_compute_units() * LONG_GROUPS_PER_CU);
     unsigned long long long_end = trace_field(long_line, "ended_host_ns"), prev_end = 0;
     int gaps = 0; /* a slice of the long launch ran between two short launches */
-    for (int i = 1; i <= SHORT_LAUNCHES; i++) {
-        ck_assert_msg(trace_find_nth(trace_path, "\"kernel\":\"short_burst\"", i, line, sizeof(line)),
-                      "no trace line for short launch %d", i);
+    for (int i = 1; i <= launches; i++) {
+        ck_assert_msg(trace_find_nth(trace_path, pattern, i, line, sizeof(line)), "no trace line for short launch %d", i);
         ck_assert_uint_eq(trace_field(line, "virtual_groups_done"), SHORT_GROUPS);
         unsigned long long start = trace_first_wave_ns(line), end = trace_field(line, "ended_host_ns");
         if (prev_end) {
@@ -87,13 +113,34 @@ START_TEST(test_queued_launches_keep_the_device)
         }
         prev_end = end;
     }
-    ck_assert_msg(gaps <= 1, "a slice of the long launch ran between %d of %d pairs of short launches", gaps,
-                  SHORT_LAUNCHES - 1);
     fprintf(stderr, "fair_anticipate: the long launch ended %.1f ms after the last short one\n",
             ((double)long_end - (double)prev_end) / 1e6);
     /* The long launch was still running: its waves could have filled the gaps. */
     ck_assert_msg(prev_end < long_end, "the long launch ended %.1f ms before the short ones",
                   (double)(prev_end - long_end) / 1e6);
+    return gaps;
+}
+
+START_TEST(test_queued_launches_keep_the_device)
+{
+    short_waited = false;
+    int gaps = slices_between("short_burst", SHORT_LAUNCHES);
+    ck_assert_msg(gaps <= 1, "a slice of the long launch ran between %d of %d pairs of short launches", gaps,
+                  SHORT_LAUNCHES - 1);
+}
+END_TEST
+
+/* Each launch waited for: the next one comes a host round trip after the end. Once the client's
+ * gap is known (measured while the device waited for it) and it is behind in virtual time, the
+ * device waits for it. */
+START_TEST(test_launches_sent_one_by_one_keep_the_device)
+{
+    short_waited = true;
+    int gaps = slices_between("short_waited", WAITED_LAUNCHES);
+    /* Without it a slice runs between every two; with it, typically after the first (the gap is
+     * not known yet) and at most once more while it is measured. */
+    ck_assert_msg(gaps <= 4, "a slice of the long launch ran between %d of %d pairs of short launches", gaps,
+                  WAITED_LAUNCHES - 1);
 }
 END_TEST
 
@@ -109,6 +156,7 @@ int main(void)
     TCase *tc = tcase_create("fair_anticipate");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_queued_launches_keep_the_device);
+    tcase_add_test(tc, test_launches_sent_one_by_one_keep_the_device);
     suite_add_tcase(s, tc);
     const char *const args[] = {"--policy", "fair", "--config", config_path, "--trace", trace_path, NULL};
     int rc = aos_test_run_suite_with_args(s, args);
