@@ -85,10 +85,12 @@ static int client(int index, void *arg)
     return 0;
 }
 
-/* Runs the two clients and returns how many times a slice of the long launch ran between two of
- * the short client's `launches` launches of kernel `short_name`. */
-static int slices_between(const char *short_name, int launches)
+/* Runs the two clients (short ones sent as `waited` says) and checks that a slice of the long
+ * launch ran between at most max_slices pairs of the short client's `launches` launches of kernel
+ * `short_name`. */
+static void expect_few_slices_between(bool waited, const char *short_name, int launches, int max_slices)
 {
+    short_waited = waited;
     /* Nothing here touches OpenCL before the fork: each child is its own client. The short launches
      * come once the long launch is past its first, measuring waves: its waves are whole slices. */
     struct aos_test_long_short gates;
@@ -118,15 +120,13 @@ static int slices_between(const char *short_name, int launches)
     /* The long launch was still running: its waves could have filled the gaps. */
     ck_assert_msg(prev_end < long_end, "the long launch ended %.1f ms before the short ones",
                   (double)(prev_end - long_end) / 1e6);
-    return gaps;
+    ck_assert_msg(gaps <= max_slices, "a slice of the long launch ran between %d of %d pairs of short launches",
+                  gaps, launches - 1);
 }
 
 START_TEST(test_queued_launches_keep_the_device)
 {
-    short_waited = false;
-    int gaps = slices_between("short_burst", SHORT_LAUNCHES);
-    ck_assert_msg(gaps <= 1, "a slice of the long launch ran between %d of %d pairs of short launches", gaps,
-                  SHORT_LAUNCHES - 1);
+    expect_few_slices_between(false, "short_burst", SHORT_LAUNCHES, 1);
 }
 END_TEST
 
@@ -135,12 +135,9 @@ END_TEST
  * device waits for it. */
 START_TEST(test_launches_sent_one_by_one_keep_the_device)
 {
-    short_waited = true;
-    int gaps = slices_between("short_waited", WAITED_LAUNCHES);
     /* Without it a slice runs between every two; with it, typically after the first (the gap is
      * not known yet) and at most once more while it is measured. */
-    ck_assert_msg(gaps <= 4, "a slice of the long launch ran between %d of %d pairs of short launches", gaps,
-                  WAITED_LAUNCHES - 1);
+    expect_few_slices_between(true, "short_waited", WAITED_LAUNCHES, 4);
 }
 END_TEST
 
