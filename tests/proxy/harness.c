@@ -163,6 +163,15 @@ cl_kernel aos_test_kernel(cl_program program, const char *name)
     return k;
 }
 
+cl_kernel aos_test_client_kernel(const char *source, const char *name, cl_context *ctx, cl_command_queue *queue)
+{
+    aos_test_context(ctx, queue);
+    cl_program p = aos_test_build(*ctx, source, NULL);
+    cl_kernel k = clCreateKernel(p, name, NULL);
+    clReleaseProgram(p);
+    return k;
+}
+
 cl_int aos_test_event_status(cl_event ev)
 {
     cl_int st = 1;

@@ -39,6 +39,9 @@ cl_program aos_test_build(cl_context ctx, const char *source, const char *option
 cl_mem aos_test_buffer(cl_context ctx, size_t size, const void *init);
 /* The kernel `name` of a built program; fails the test on error. */
 cl_kernel aos_test_kernel(cl_program program, const char *name);
+/* For a forked client: a context and queue, source built, and its kernel `name` (which keeps the
+ * program); NULL when the kernel cannot be created, so the child can exit with its setup code. */
+cl_kernel aos_test_client_kernel(const char *source, const char *name, cl_context *ctx, cl_command_queue *queue);
 /* CL_EVENT_COMMAND_EXECUTION_STATUS of ev. */
 cl_int aos_test_event_status(cl_event ev);
 

@@ -54,10 +54,8 @@ static int client(int index, void *arg)
     struct aos_test_long_short *gates = arg;
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
     const char *name = index == 0 ? "long_launch" : short_waited ? "short_waited" : "short_burst";
-    cl_kernel k = p ? clCreateKernel(p, name, NULL) : NULL;
+    cl_kernel k = aos_test_client_kernel(src, name, &ctx, &q);
     if (!k || !aos_test_gate_sync(&gates->start))
         return 3;
     if (index == 0) {

@@ -42,12 +42,10 @@ static int client(int index, void *arg)
     uint32_t salt = 0x1000u * (uint32_t)(index + 1);
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_int err;
-    cl_kernel k = clCreateKernel(p, "scramble", &err);
-    if (err != CL_SUCCESS)
+    cl_kernel k = aos_test_client_kernel(src, "scramble", &ctx, &q);
+    if (!k)
         return 3;
+    cl_int err;
     uint32_t *in = malloc(N * sizeof(uint32_t)), *out = malloc(N * sizeof(uint32_t));
     for (uint32_t i = 0; i < N; i++)
         in[i] = i * 2654435761u + salt;

@@ -27,9 +27,7 @@ static int doomed_client(int index, void *arg)
     struct aos_test_gate *gate = arg;
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = clCreateKernel(p, "doomed", NULL);
+    cl_kernel k = aos_test_client_kernel(src, "doomed", &ctx, &q);
     if (!k || !aos_spin_enqueue(ctx, q, k, GROUPS, LOCAL, ROUNDS) || clFlush(q) != CL_SUCCESS)
         return 3;
     if (!aos_test_gate_ready(gate))

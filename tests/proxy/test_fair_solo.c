@@ -155,9 +155,7 @@ static int client(int index, void *arg)
     struct aos_test_long_short *gates = arg;
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = p ? clCreateKernel(p, index == 0 ? "long_other" : "short_solo", NULL) : NULL;
+    cl_kernel k = aos_test_client_kernel(src, index == 0 ? "long_other" : "short_solo", &ctx, &q);
     if (!k)
         return 3;
     if (index == 0) {
@@ -207,9 +205,7 @@ static int held_back(int index, void *arg)
     struct aos_test_gate *gate = arg;
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = p ? clCreateKernel(p, "short_solo", NULL) : NULL;
+    cl_kernel k = aos_test_client_kernel(src, "short_solo", &ctx, &q);
     if (!k)
         return 3;
     int rc = train_until_solo(ctx, q, k);
@@ -269,9 +265,7 @@ static int idle_neighbour(int index, void *arg)
     struct aos_test_gate *gate = arg;
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = p ? clCreateKernel(p, "short_solo", NULL) : NULL;
+    cl_kernel k = aos_test_client_kernel(src, "short_solo", &ctx, &q);
     int rc = k ? short_launches(ctx, q, k, 1, SHORT_ROUNDS) : 3;
     /* Through the gate even when failing, so the parent is not left waiting. */
     return aos_test_gate_sync(gate) ? rc : 3;
