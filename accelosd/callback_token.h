@@ -15,7 +15,7 @@
 uint64_t aos_token_issue(void *obj);
 /* The object, with the token's reference now the caller's; NULL when already withdrawn. */
 void *aos_token_claim(uint64_t token);
-/* True when the token was still out: its reference is then the caller's to drop. */
+/* True when the token was still out: its reference is then the caller's to drop. False for 0. */
 bool aos_token_withdraw(uint64_t token);
 /* Tokens issued and not yet claimed or withdrawn. */
 uint64_t aos_token_outstanding(void);

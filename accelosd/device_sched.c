@@ -351,20 +351,18 @@ static struct recent_end *recent_of(struct device_sched *d, uint64_t client)
     return NULL;
 }
 
-static void recent_end_note(struct device_sched *d, const struct aos_logical *l, bool lingering, uint64_t hold_ns)
+/* Notes l's end; the device may hold for its client's next launch for hold_ns (0: not at all). */
+static void recent_end_note(struct device_sched *d, const struct aos_logical *l, uint64_t hold_ns)
 {
-    struct recent_end *slot = NULL;
-    for (uint32_t i = 0; i < RECENT_ENDS && !slot; i++)
-        if (d->recent[i].client == l->client)
-            slot = &d->recent[i];
+    struct recent_end *slot = recent_of(d, l->client);
+    bool same = slot != NULL;
     if (!slot) { /* the oldest entry goes */
         slot = &d->recent[d->recent_next];
         d->recent_next = (d->recent_next + 1) % RECENT_ENDS;
         if (slot->lingering && !client_has_active(d, NULL, slot->client))
             aos_sched_vt_leave(d->vt, slot->client); /* pushed out: stop expecting it */
     }
-    bool same = slot->client == l->client;
-    *slot = (struct recent_end){.client = l->client, .ns = l->ended_host_ns, .lingering = lingering,
+    *slot = (struct recent_end){.client = l->client, .ns = l->ended_host_ns, .lingering = hold_ns > 0,
                                 .hold_ns = hold_ns, .think_ns = same ? slot->think_ns : 0,
                                 .waves_at_end = d->waves_started, .unclear_gaps = same ? slot->unclear_gaps : 0};
 }
@@ -406,9 +404,9 @@ static uint64_t anticipate_ns(void)
  * a copy when a worker is free). The hold must cover its slower gaps, not its usual one: a longer
  * gap counts at once, a shorter one an eighth; none counts for more than twice the window; a
  * hold that ran out counts as a gap its length. The client is expected when that gap is within
- * the window, for twice the gap plus a margin for the wake-up, at most the window; and, for the whole window, while its gap is unknown (from
- * its second launch on: many clients send only one, and after a few unmeasurable gaps in a row),
- * to measure one.
+ * the window, for twice the gap plus a margin for the wake-up, at most the window; and, for the
+ * whole window, while its gap is unknown (from its second launch on: many clients send only one,
+ * and after a few unmeasurable gaps in a row), to measure one.
  */
 #define THINK_MARGIN_NS 50000ull
 #define THINK_UNCLEAR_MAX 4u
@@ -569,10 +567,9 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
     /* A client whose next launch is expected soon stays active (anticipation). */
     bool active = client_has_active(d, l, l->client);
     uint64_t hold_ns = active ? 0 : expected_hold_ns(d, l);
-    bool lingering = hold_ns > 0;
-    recent_end_note(d, l, lingering, hold_ns);
+    recent_end_note(d, l, hold_ns);
     aos_solo_logical_end(d->index, l->client);
-    if (!active && !lingering)
+    if (!active && !hold_ns)
         aos_sched_vt_leave(d->vt, l->client);
     if (l->estimate_key && l->ns_per_vgroup_one > 0)
         estimate_put(d, l->estimate_key, l->ns_per_vgroup_one);

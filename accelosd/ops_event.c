@@ -214,7 +214,7 @@ static void *watcher_main(void *arg)
             watch_fire(w, w->status);
             NATIVE(w->ev, clReleaseEvent)(w->ev);
             /* A failed event gets no callback from PoCL: the token would stay out for good. */
-            if (w->token && aos_token_withdraw(w->token))
+            if (aos_token_withdraw(w->token))
                 watch_unref(w);
             watch_unref(w);
         }
@@ -734,7 +734,7 @@ static void event_callback_done(cl_int status, void *data)
     struct callback_watch *w = data;
     callback_fire(w, status);
     /* An event that failed before reaching the early state may never call the real callback. */
-    if (w->early_token && aos_token_withdraw(w->early_token))
+    if (aos_token_withdraw(w->early_token))
         callback_watch_unref(w);
     callback_watch_unref(w);
 }

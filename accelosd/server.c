@@ -358,7 +358,6 @@ int aos_server_run(const struct aos_server_config *config)
 {
     sigset_t mask;
     shutdown_signals(&mask);
-    aos_server_block_signals(); /* again, in case the caller has not */
     int sig_fd = signalfd(-1, &mask, SFD_CLOEXEC);
     wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     int listen_fd = listen_socket(config);

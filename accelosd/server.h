@@ -20,7 +20,8 @@ struct aos_server_config {
 void aos_server_block_signals(void);
 
 /* Creates the socket directory and socket with the right permissions and serves until SIGTERM or
- * SIGINT. Returns 0 on an orderly stop, a negative errno when it cannot start. */
+ * SIGINT, which aos_server_block_signals() must have blocked. Returns 0 on an orderly stop, a
+ * negative errno when it cannot start. */
 int aos_server_run(const struct aos_server_config *config);
 
 /* Called by a session's service thread when it has released the client's objects. */
