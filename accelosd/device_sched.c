@@ -402,8 +402,9 @@ static uint64_t anticipate_ns(void)
  * after host work shorter than the window. A gap is only measured while nothing else ran: with
  * another client's wave in it, the client's own reads may have waited behind that wave (PoCL runs
  * a copy when a worker is free). The hold must cover its slower gaps, not its usual one: a longer
- * gap counts at once, a shorter one an eighth; none counts for more than twice the window; a
- * hold that ran out counts as a gap its length. The client is expected when that gap is within
+ * gap counts at once, a shorter one an eighth; none counts for more than twice the window; after a
+ * hold that ran out the gap is measured again with the whole window, or, if that was the whole
+ * window, taken as longer than it. The client is expected when that gap is within
  * the window, for twice the gap plus a margin for the wake-up, at most the window; and, for the
  * whole window, while its gap is unknown (from its second launch on: many clients send only one,
  * and after a few unmeasurable gaps in a row), to measure one.
@@ -421,9 +422,13 @@ static void think_note(struct device_sched *d, const struct aos_logical *l)
     if (d->waves_started != e->waves_at_end) {
         /* Another client's wave ran in the gap: the client's own reads may have waited behind it,
          * so the gap says nothing, except that it was longer than a hold that ran out. After a
-         * few such gaps in a row, wait once more to measure. */
-        if (e->hold_ns && e->think_ns && e->think_ns < e->hold_ns)
-            e->think_ns = e->hold_ns;
+         * hold shorter than the window, the next is the whole window, to measure the gap (on a
+         * loaded host a round trip can outgrow the estimate many times over; growing the hold a
+         * step at a time lost the device once per step); after the whole window, the gap is
+         * longer than it and no hold is given. After a few such gaps in a row, wait once more to
+         * measure. */
+        if (e->hold_ns)
+            e->think_ns = e->hold_ns >= window ? 2 * window : 0;
         if (++e->unclear_gaps >= THINK_UNCLEAR_MAX) {
             e->think_ns = 0;
             e->unclear_gaps = 0;
