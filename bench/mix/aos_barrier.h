@@ -18,6 +18,9 @@ struct aos_tenant_slot {
 	uint64_t start_ns, end_ns;   /* first kernel start, last completion */
 	uint64_t host_ns, prof_ns;   /* summed over executions */
 	long execs;
+	long corun_execs;            /* loop mode: uncounted executions while others still counted */
+	uint64_t corun_end_ns;       /* the last of those completed */
+	int finished;                /* done counting (or gone): set once, under the gate's lock */
 	char msg[160];
 };
 
@@ -37,5 +40,14 @@ uint64_t aos_gate_arrive(struct aos_gate *g);
  * every 50 ms and returns how many tenants can still arrive, so a dead
  * tenant lowers the count instead of hanging the mix. */
 int aos_gate_wait_ready(struct aos_gate *g, int count, int (*alive)(void *), void *ctx);
+/* Opens the gate; every slot then READY counts as running until it finishes. */
 uint64_t aos_gate_open(struct aos_gate *g);
+/* Loop mode keeps every tenant executing until all have finished their
+ * counted executions, so none of those runs partly alone (a tenant whose
+ * one execution outlasts the window would otherwise end it with the device
+ * to itself). A tenant, or the runner for one that died, calls finish once
+ * its counted executions are over (again is harmless); running() says how
+ * many have not. */
+void aos_gate_finish(struct aos_gate *g, int tenant);
+int aos_gate_running(struct aos_gate *g);
 #endif

@@ -57,9 +57,29 @@ int aos_mixrun_procs(const struct aos_mixopts *o, const struct aos_mix *m, struc
 	}
 	aos_gate_wait_ready(g, m->ntenants, children_alive, &c);
 	*go_ns = aos_gate_open(g);
+	/* A tenant that died never finishes counting: finish it, so the others
+	 * (loop mode) stop. */
 	for (int t = 0; t < m->ntenants; t++)
-		if (!c.exited[t] && c.pid[t] > 0)
-			waitpid(c.pid[t], &c.status[t], 0);
+		if (c.exited[t] || c.pid[t] <= 0)
+			aos_gate_finish(g, t);
+	for (;;) {
+		int alive = 0, status;
+		for (int t = 0; t < m->ntenants; t++)
+			alive += c.pid[t] > 0 && !c.exited[t];
+		if (!alive)
+			break;
+		pid_t pid = waitpid(-1, &status, 0);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+		for (int t = 0; t < m->ntenants; t++)
+			if (c.pid[t] == pid && !c.exited[t]) {
+				c.status[t] = status;
+				c.exited[t] = 1;
+				aos_gate_finish(g, t);
+			}
+	}
 	for (int t = 0; t < m->ntenants; t++) {
 		slots[t] = *aos_gate_slot(g, t);
 		int ok = c.pid[t] > 0 && WIFEXITED(c.status[t]) && WEXITSTATUS(c.status[t]) == 0;
@@ -179,6 +199,8 @@ int aos_mixrun_sweep(const struct aos_mixopts *o, const struct aos_mix *mixes, i
 				rec.host_ns = (double)slots[t].host_ns;
 				rec.prof_ns = (double)slots[t].prof_ns;
 				rec.execs = slots[t].execs;
+				rec.corun_execs = slots[t].corun_execs;
+				rec.corun_end_ns = rec.failed ? 0 : (double)slots[t].corun_end_ns;
 				aos_record_write(o->out, &rec, o->shared_ctx ? "shared-context" : "processes");
 				if (rec.failed && !o->quiet)
 					fprintf(stderr, "\naccelos-mix: mix %d run %d tenant %d failed: %s\n", i, run, t,

@@ -18,6 +18,7 @@ struct tenant_thread {
 	struct aos_bench_run run;
 	struct aos_tenant_params params;
 	struct aos_tenant_slot *slot;
+	int index;
 	int prepared;
 	int started;
 };
@@ -27,7 +28,7 @@ static void *tenant_thread_main(void *arg)
 	struct tenant_thread *t = arg;
 	uint64_t go = aos_gate_arrive(t->gate);
 	if (t->prepared && go)
-		aos_tenant_timed(&t->run, &t->params, go, t->slot);
+		aos_tenant_timed(&t->run, &t->params, go, t->gate, t->index, t->slot);
 	return NULL;
 }
 
@@ -61,26 +62,29 @@ int aos_mixrun_shared(const struct aos_mixopts *o, const struct aos_mix *m, stru
 	/* Setup is serial: only the timed part runs concurrently. */
 	for (int t = 0; t < m->ntenants; t++) {
 		th[t].gate = g;
-		th[t].slot = &slots[t];
+		th[t].slot = aos_gate_slot(g, t);
+		th[t].index = t;
 		th[t].params = (struct aos_tenant_params){ .spec = m->specs[t], .size = o->size, .loop = o->loop,
 							   .seconds = o->seconds };
 		q[t] = aos_clenv_queue_new(&env);
 		th[t].prepared = q[t] && aos_tenant_prepare(&th[t].run, &th[t].params, env.context, env.device,
-							    q[t], &slots[t]) == 0;
-		slots[t].state = th[t].prepared ? AOS_SLOT_READY : AOS_SLOT_ERROR;
+							    q[t], th[t].slot) == 0;
+		th[t].slot->state = th[t].prepared ? AOS_SLOT_READY : AOS_SLOT_ERROR;
 	}
 	for (int t = 0; t < m->ntenants; t++)
 		if (pthread_create(&th[t].tid, NULL, tenant_thread_main, &th[t]) == 0) {
 			th[t].started = 1;
 			started++;
 		} else {
-			slots[t].state = AOS_SLOT_ERROR;
+			th[t].slot->state = AOS_SLOT_ERROR;
 		}
 	aos_gate_wait_ready(g, started, NULL, NULL);
 	*go_ns = aos_gate_open(g);
 	for (int t = 0; t < m->ntenants; t++)
 		if (th[t].started)
 			pthread_join(th[t].tid, NULL);
+	for (int t = 0; t < m->ntenants; t++)
+		slots[t] = *aos_gate_slot(g, t);
 out:
 	for (int t = 0; t < m->ntenants; t++) {
 		if (th[t].prepared || th[t].run.desc)

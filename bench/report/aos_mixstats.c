@@ -36,7 +36,7 @@ static int run_compute(struct aos_record *const *recs, size_t n, struct run_metr
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		double arrival = INFINITY, end = 0, iso = 0;
-		long execs = 0;
+		long execs = 0, corun = 0;
 		for (; j < n && recs[j]->tenant == recs[i]->tenant; j++) {
 			if (recs[j]->failed)
 				rc = -1;
@@ -44,20 +44,23 @@ static int run_compute(struct aos_record *const *recs, size_t n, struct run_metr
 			end = fmax(end, recs[j]->end_ns);
 			iso += recs[j]->iso_ns;
 			execs += recs[j]->execs;
+			corun += recs[j]->corun_execs;
 			st[j] = recs[j]->start_ns;
-			en[j] = recs[j]->end_ns;
+			en[j] = fmax(recs[j]->end_ns, recs[j]->corun_end_ns); /* busy, for overlap */
 			who[j] = k;
 			if (recs[j]->tenants > expect)
 				expect = recs[j]->tenants;
 		}
-		/* Loop mode: one record covers several executions of one kernel. */
+		/* Loop mode: one record covers several executions of one kernel,
+		 * and the executions it ran after them, while others still counted,
+		 * are work within the makespan too. */
 		double t_shared = end - arrival, t_iso = iso;
-		if (j - i == 1 && execs > 1) {
+		if (j - i == 1 && execs > 1)
 			t_shared /= (double)execs;
-			work += iso * (double)execs;
-		} else {
+		if (j - i == 1)
+			work += iso * (double)((execs > 1 ? execs : 1) + corun);
+		else
 			work += iso;
-		}
 		is[k] = t_iso > 0 ? t_shared / t_iso : 0;
 		first = fmin(first, arrival);
 		last = fmax(last, end);

@@ -84,6 +84,8 @@ int aos_record_parse(const char *line, struct aos_record *rec, char *err, size_t
 	    (rc = get_long(obj, who, &rec->tenant, 1, err, errlen)) ||
 	    (rc = get_long(obj, "tenants", &rec->tenants, 0, err, errlen)) ||
 	    (rc = get_long(obj, "execs", &rec->execs, 0, err, errlen)) ||
+	    (rc = get_long(obj, "corun_execs", &rec->corun_execs, 0, err, errlen)) ||
+	    (rc = get_number(obj, "corun_end_ns", &rec->corun_end_ns, 0, err, errlen)) ||
 	    (rc = get_number(obj, "start_ns", &rec->start_ns, 1, err, errlen)) ||
 	    (rc = get_number(obj, "end_ns", &rec->end_ns, 1, err, errlen)) ||
 	    (rc = get_number(obj, "iso_ns", &rec->iso_ns, 0, err, errlen)) ||
@@ -105,6 +107,9 @@ int aos_record_parse(const char *line, struct aos_record *rec, char *err, size_t
 	if (!rec->failed) {
 		if (rec->end_ns < rec->start_ns || rec->start_ns < rec->arrival_ns) {
 			snprintf(err, errlen, "times must satisfy arrival_ns <= start_ns <= end_ns");
+			rc = -EINVAL;
+		} else if (rec->corun_end_ns != 0 && rec->corun_end_ns < rec->end_ns) {
+			snprintf(err, errlen, "\"corun_end_ns\" must be 0 or >= end_ns");
 			rc = -EINVAL;
 		} else if (!rec->trace && !(rec->iso_ns > 0)) {
 			snprintf(err, errlen, "\"iso_ns\" must be > 0 for a successful record");
@@ -179,7 +184,10 @@ void aos_record_write(FILE *f, const struct aos_record *r, const char *mode)
 		r->tenant, r->tenants);
 	aos_json_put_string(f, r->kernel);
 	fprintf(f, ",\"status\":\"%s\",\"arrival_ns\":%.0f,\"start_ns\":%.0f,\"end_ns\":%.0f,"
-		   "\"iso_ns\":%.0f,\"host_ns\":%.0f,\"prof_ns\":%.0f,\"execs\":%ld}\n",
+		   "\"iso_ns\":%.0f,\"host_ns\":%.0f,\"prof_ns\":%.0f,\"execs\":%ld",
 		r->failed ? "failed" : "ok", r->arrival_ns, r->start_ns, r->end_ns, r->iso_ns, r->host_ns,
 		r->prof_ns, r->execs);
+	if (r->corun_execs)
+		fprintf(f, ",\"corun_execs\":%ld,\"corun_end_ns\":%.0f", r->corun_execs, r->corun_end_ns);
+	fputs("}\n", f);
 }

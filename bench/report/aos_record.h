@@ -25,6 +25,8 @@ struct aos_record {
 	double host_ns;              /* host-clock enqueue..completion span */
 	double prof_ns;              /* sum of profiled kernel START..END */
 	long execs;                  /* executions in this record (loop mode) */
+	long corun_execs;            /* loop mode: more executions while others still counted (work, not samples) */
+	double corun_end_ns;         /* the last of those completed: the tenant kept the device busy until then */
 	int trace;                   /* a daemon trace record without iso_ns: see aos_trace_mixes.h */
 };
 

@@ -125,6 +125,36 @@ START_TEST(mixstats_per_mix_and_group)
 }
 END_TEST
 
+/* Loop mode: tenant 0 counts 10 executions of 2 (iso 1) in [0, 20) and runs
+ * 30 more while tenant 1 still counts its 2 executions of 30 (iso 15) in
+ * [0, 60): IS = {2, 2}. The makespan is 60; the work in it is 10 + 30
+ * executions of 1 plus 2 of 15, so the work rate is 70 / 60. Tenant 0 kept
+ * the device busy until 58, so both executed together for 58 of 60. */
+START_TEST(mixstats_loop_mode_counts_corun_work)
+{
+	struct aos_recordset set = { 0 };
+	struct aos_mix_result *m;
+	add(&set, "A", 0, 0, 0, 0, 20, 1, 0);
+	set.items[0].execs = 10;
+	set.items[0].corun_execs = 30;
+	set.items[0].corun_end_ns = 58;
+	add(&set, "A", 0, 1, 0, 0, 60, 15, 0);
+	set.items[1].execs = 2;
+	set.items[1].end_ns = 60;
+	set.items[1].iso_ns = 15;
+	long n = aos_mixstats_compute(&set, "A", &m);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(m[0].runs, 1);
+	ck_assert_double_eq_tol(m[0].unfairness, 1.0, 1e-12);
+	ck_assert_double_eq_tol(m[0].antt, 2.0, 1e-12);
+	ck_assert_double_eq_tol(m[0].makespan_ns, 60, 1e-12);
+	ck_assert_double_eq_tol(m[0].speedup, (10 + 30 + 2 * 15) / 60.0, 1e-12);
+	ck_assert_double_eq_tol(m[0].overlap, 58 / 60.0, 1e-12);
+	free(m);
+	aos_recordset_free(&set);
+}
+END_TEST
+
 START_TEST(mixstats_missing_tenant_fails_run)
 {
 	struct aos_recordset set = { 0 };
@@ -150,6 +180,7 @@ int main(void)
 	tcase_add_test(tc, overlap_merges_a_tenants_intervals);
 	tcase_add_test(tc, mixstats_per_mix_and_group);
 	tcase_add_test(tc, mixstats_missing_tenant_fails_run);
+	tcase_add_test(tc, mixstats_loop_mode_counts_corun_work);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

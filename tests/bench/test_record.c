@@ -74,6 +74,30 @@ START_TEST(round_trips_through_the_writer)
 }
 END_TEST
 
+START_TEST(round_trips_corun_executions)
+{
+	struct aos_record r, back;
+	char buf[1024], err[256];
+	ck_assert_int_eq(aos_record_parse(GOOD, &r, err, sizeof(err)), 0);
+	ck_assert_int_eq(r.corun_execs, 0);
+	r.execs = 7;
+	r.corun_execs = 12;
+	r.corun_end_ns = 900;
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	aos_record_write(f, &r, "procs");
+	fclose(f);
+	ck_assert_int_eq(aos_record_parse(buf, &back, err, sizeof(err)), 0);
+	ck_assert_int_eq(back.execs, 7);
+	ck_assert_int_eq(back.corun_execs, 12);
+	ck_assert_double_eq(back.corun_end_ns, 900);
+	/* Busy until before its own counted end: a record that contradicts itself. */
+	const char *bad = "{\"config\":\"a\",\"mix\":0,\"tenant\":0,\"kernel\":\"k\",\"start_ns\":5,"
+			  "\"end_ns\":9,\"iso_ns\":1,\"corun_execs\":3,\"corun_end_ns\":8}";
+	ck_assert_int_eq(aos_record_parse(bad, &back, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "corun_end_ns"));
+}
+END_TEST
+
 START_TEST(rejects_malformed_json)
 {
 	struct aos_json *v;
@@ -130,6 +154,7 @@ int main(void)
 	tcase_add_test(tc, parses_a_daemon_trace_record);
 	tcase_add_test(tc, a_trace_record_needs_no_mix_or_isolated_time);
 	tcase_add_test(tc, round_trips_through_the_writer);
+	tcase_add_test(tc, round_trips_corun_executions);
 	tcase_add_test(tc, rejects_malformed_json);
 	tcase_add_test(tc, rejects_bad_fields);
 	tcase_add_test(tc, malformed_line_reports_line_number);
