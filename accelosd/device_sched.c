@@ -76,6 +76,12 @@ struct recent_end {
     uint32_t unclear_gaps;  /* gaps in a row that another client's wave ran in */
 };
 
+/* A client whose session ended: forgotten once none of its launches is left on the device. */
+struct gone_client {
+    struct gone_client *next;
+    uint64_t client;
+};
+
 struct device_sched {
     uint32_t index;
     const struct aos_device *dev;
@@ -88,6 +94,7 @@ struct device_sched {
     pthread_cond_t cond;
     struct aos_logical_node *inbox, *inbox_tail;
     struct aos_logical *incoming;
+    struct gone_client *gone;
     bool poked, stopping;
     _Atomic bool has_launches; /* the stepper's list is not empty: the thread polls */
     /* Stepper only. */
@@ -102,6 +109,7 @@ struct device_sched {
     pthread_mutex_t estimates_lock;
     struct recent_end recent[RECENT_ENDS];
     uint32_t recent_next;
+    struct gone_client *gone_pending; /* still has launches here */
     /* Anticipation: the device is held for this client's next launch until hold_until_ns. */
     uint64_t hold_client, hold_start_ns, hold_until_ns;
     _Atomic uint64_t wake_at_ns; /* the scheduler thread steps by then (0 = no hold) */
@@ -1001,6 +1009,53 @@ done:
     free(out);
 }
 
+/* ---- Clients that left ------------------------------------------------------------------- */
+
+static bool client_has_launch(struct device_sched *d, uint64_t client)
+{
+    for (struct aos_logical *o = d->launches; o; o = o->next)
+        if (o->client == client)
+            return true;
+    return false;
+}
+
+/* Drops what the scheduler keeps per client (virtual time, gap history, a hold) for clients that
+ * left and have nothing left here. A daemon serves clients by the million over its life: without
+ * this every one of them stayed in the virtual-time table, which every step scans. */
+static void forget_gone(struct device_sched *d, struct gone_client *arrived)
+{
+    while (arrived) {
+        struct gone_client *next = arrived->next;
+        arrived->next = d->gone_pending;
+        d->gone_pending = arrived;
+        arrived = next;
+    }
+    for (struct gone_client **p = &d->gone_pending; *p;) {
+        struct gone_client *g = *p;
+        if (client_has_launch(d, g->client)) {
+            p = &g->next; /* its launches end at their next wave boundary */
+            continue;
+        }
+        *p = g->next;
+        if (d->hold_client == g->client)
+            hold_release(d, aos_now_ns());
+        struct recent_end *e = recent_of(d, g->client);
+        if (e)
+            *e = (struct recent_end){0};
+        aos_sched_vt_forget(d->vt, g->client);
+        free(g);
+    }
+}
+
+static void free_gone(struct gone_client *g)
+{
+    while (g) {
+        struct gone_client *next = g->next;
+        free(g);
+        g = next;
+    }
+}
+
 /* ---- Thread ------------------------------------------------------------------------------- */
 
 /* Takes what was posted, then plans, until nothing more is posted. Caller holds step_lock. A
@@ -1012,16 +1067,19 @@ static void step(struct device_sched *d)
         pthread_mutex_lock(&d->lock);
         struct aos_logical_node *inbox = d->inbox;
         struct aos_logical *incoming = d->incoming;
+        struct gone_client *gone = d->gone;
         d->inbox = d->inbox_tail = NULL;
         d->incoming = NULL;
+        d->gone = NULL;
         pthread_mutex_unlock(&d->lock);
-        if (!first && !inbox && !incoming)
+        if (!first && !inbox && !incoming && !gone)
             return;
         take_incoming(d, incoming);
         take_inbox(d, inbox);
         watch(d);
         plan(d);
         reap(d);
+        forget_gone(d, gone);
         bool now = d->launches != NULL;
         if (atomic_exchange(&d->has_launches, now) != now && now) {
             wake_thread(d); /* it may wait untimed: it must start polling */
@@ -1050,7 +1108,7 @@ static void *sched_main(void *arg)
     struct device_sched *d = arg;
     for (;;) {
         pthread_mutex_lock(&d->lock);
-        while (!d->inbox && !d->incoming && !d->poked && !d->stopping) {
+        while (!d->inbox && !d->incoming && !d->gone && !d->poked && !d->stopping) {
             if (!atomic_load(&d->has_launches)) {
                 pthread_cond_wait(&d->cond, &d->lock);
                 continue;
@@ -1156,6 +1214,32 @@ void aos_device_sched_nudge(uint32_t device)
     kick(d);
 }
 
+void aos_device_sched_client_gone(uint64_t client)
+{
+    for (uint32_t i = 0; i < AOS_MAX_DEVICES; i++) {
+        struct device_sched *d = sched_started(i);
+        struct gone_client *g = d ? malloc(sizeof(*g)) : NULL;
+        if (!g)
+            continue; /* never used, or no memory: it stays remembered, as before */
+        pthread_mutex_lock(&d->lock);
+        *g = (struct gone_client){.next = d->gone, .client = client};
+        d->gone = g;
+        pthread_mutex_unlock(&d->lock);
+        kick(d);
+    }
+}
+
+size_t aos_device_sched_clients_known(uint32_t device)
+{
+    struct device_sched *d = sched_started(device);
+    if (!d)
+        return 0;
+    pthread_mutex_lock(&d->step_lock);
+    size_t n = aos_sched_vt_count(d->vt);
+    pthread_mutex_unlock(&d->step_lock);
+    return n;
+}
+
 void aos_device_sched_poke(void)
 {
     for (uint32_t i = 0; i < AOS_MAX_DEVICES; i++) {
@@ -1198,6 +1282,9 @@ void aos_device_sched_shutdown(void)
         free(d->parked);
         d->parked = NULL;
         d->n_parked = d->cap_parked = 0;
+        free_gone(d->gone);
+        free_gone(d->gone_pending);
+        d->gone = d->gone_pending = NULL;
         aos_sched_vt_destroy(d->vt);
         d->vt = NULL;
     }

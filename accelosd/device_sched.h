@@ -7,6 +7,7 @@
 #define ACCELOSD_DEVICE_SCHED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "accelos/sched.h"
@@ -49,6 +50,13 @@ void aos_device_sched_nudge(uint32_t device);
 
 /* A session died: its launches stop at their next wave boundary. Any thread. */
 void aos_device_sched_poke(void);
+
+/* A session ended: each device's scheduler forgets its client (virtual time, gap history) once
+ * none of its launches is left there. Any thread. */
+void aos_device_sched_client_gone(uint64_t client);
+
+/* Clients the device's scheduler remembers (accelosd --status); 0 when it never started. */
+size_t aos_device_sched_clients_known(uint32_t device);
 
 /* Stops the scheduler threads; launches still in flight fail. At shutdown only. */
 void aos_device_sched_shutdown(void);

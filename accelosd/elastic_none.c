@@ -81,3 +81,9 @@ cl_int aos_logical_failed(struct aos_logical *l)
 
 void aos_device_sched_poke(void) {}
 void aos_device_sched_shutdown(void) {}
+void aos_device_sched_client_gone(uint64_t client) { (void)client; }
+size_t aos_device_sched_clients_known(uint32_t device)
+{
+    (void)device;
+    return 0;
+}

@@ -31,6 +31,7 @@
 #include "accelos/log.h"
 #include "accelos/sock.h"
 #include "accelos/wire.h"
+#include "device_sched.h"
 #include "policy.h"
 #include "session.h"
 #include "vendor.h"
@@ -167,6 +168,8 @@ static void send_status(int sock)
         NATIVE(d->device, clGetDeviceInfo)(d->device, CL_DEVICE_NAME, sizeof(name), name, NULL);
         fprintf(out, "device %u %s\n", i, name);
     }
+    for (uint32_t i = 0; i < aos_device_count(); i++)
+        fprintf(out, "scheduler %u clients-known %zu\n", i, aos_device_sched_clients_known(i));
     pthread_mutex_lock(&clients_lock);
     for (int i = 0; i < MAX_CLIENTS; i++) {
         struct aos_session *s = clients[i].session;

@@ -259,6 +259,7 @@ static void *service_main(void *arg)
     aos_handles_destroy(&s->handles);
     aos_session_release_kept_events(s);
     aos_solo_client_gone(s); /* a client that left contends with nobody */
+    aos_device_sched_client_gone(s->serial);
     aos_server_session_ended(s);
     aos_session_unref(s);
     return NULL;

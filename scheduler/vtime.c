@@ -202,6 +202,11 @@ double aos_sched_vt_now(const struct aos_sched_vt *vt)
 	return vt ? vt->now : 0;
 }
 
+size_t aos_sched_vt_count(const struct aos_sched_vt *vt)
+{
+	return vt ? vt->n : 0;
+}
+
 uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64_t remaining, uint64_t probe)
 {
 	uint64_t n;

@@ -229,6 +229,8 @@ int aos_sched_vt_pick(const struct aos_sched_vt *vt, uint64_t *id);
 int aos_sched_vt_get(const struct aos_sched_vt *vt, uint64_t id, double *vtime, uint64_t *arrival);
 /* System virtual time (ns of whole-device use per unit weight). */
 double aos_sched_vt_now(const struct aos_sched_vt *vt);
+/* Entities remembered, active or not (each until forget). */
+size_t aos_sched_vt_count(const struct aos_sched_vt *vt);
 
 /*
  * Neon's denial rule for time slicing: a kernel whose virtual time (vtime) is

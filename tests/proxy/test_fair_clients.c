@@ -77,6 +77,16 @@ static int client(int index, void *arg)
     return bad ? 1 : (kernels == 1 && launches == ROUNDS) ? 0 : 2;
 }
 
+/* The clients the device's scheduler remembers ("scheduler 0 clients-known N" in --status). */
+static long long clients_known(void)
+{
+    char text[16384];
+    aos_test_status_text(text, sizeof(text));
+    const char *line = strstr(text, "scheduler 0 clients-known ");
+    ck_assert_msg(line != NULL, "no scheduler line in the status report:\n%s", text);
+    return atoll(line + strlen("scheduler 0 clients-known "));
+}
+
 START_TEST(test_two_clients_at_once)
 {
     /* Nothing here touches OpenCL before the fork: each child is its own client. */
@@ -96,12 +106,21 @@ START_TEST(test_two_clients_at_once)
         ck_assert_int_eq(kernels, 1);
         ck_assert_int_eq(launches, 1);
     }
+    ck_assert_int_eq(clients_known(), 2);
     /* The remaining rounds of both run at the same time. */
     aos_test_gate_go(&gates.rest, 2);
     for (int i = 0; i < 2; i++) {
         int code = aos_test_reap(kids[i]);
         ck_assert_msg(code == 0, "client %d: exit %d (1: wrong results, 2: not elastic, 3/4: setup)", i, code);
     }
+    /* Gone, they are forgotten: a daemon that serves clients for months must not keep each one. */
+    long long known = -1;
+    for (int i = 0; i < 500 && known != 0; i++) {
+        known = clients_known();
+        if (known)
+            usleep(10000);
+    }
+    ck_assert_msg(known == 0, "the scheduler still remembers %lld clients that left", known);
 }
 END_TEST
 

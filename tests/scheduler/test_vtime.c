@@ -96,8 +96,10 @@ START_TEST(idle_time_earns_no_credit_and_debt_stays)
 
 	/* Forgotten (client gone): a new client with the same id starts fresh
 	 * at the system virtual time. */
+	ck_assert_uint_eq(aos_sched_vt_count(vt), 2);
 	ck_assert_int_eq(aos_sched_vt_forget(vt, 1), 0);
 	ck_assert_int_eq(aos_sched_vt_get(vt, 1, NULL, NULL), -ENOENT);
+	ck_assert_uint_eq(aos_sched_vt_count(vt), 1);
 	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
 	ck_assert_double_eq_tol(vtime_of(1), 10.0 * MS, 1e-6);
 }
