@@ -116,6 +116,8 @@ int main(int argc, char **argv)
     if (config_file && *config_file && aos_daemon_config_load(config_file, policy && *policy, stderr) < 0)
         return 2;
     char default_path[108];
+    const char *socket_env = getenv("ACCELOS_SOCKET");
+    config.own_socket_dir = !socket_path && !(socket_env && *socket_env);
     if (!socket_path) {
         if (config.system_mode)
             socket_path = SYSTEM_SOCKET;

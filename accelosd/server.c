@@ -79,12 +79,20 @@ static int make_parent_dir(const char *path, mode_t mode, const struct aos_serve
     if (!slash || slash == dir)
         return 0;
     *slash = 0;
-    if (mkdir(dir, mode) < 0 && errno != EEXIST)
+    bool created = mkdir(dir, mode) == 0;
+    if (!created && errno != EEXIST)
         return -errno;
     struct stat st;
     if (stat(dir, &st) < 0)
         return -errno;
-    /* Only tighten a directory we own; a foreign one is the operator's choice. */
+    /* Set the modes of a directory we just created, or of accelOS's own default one (/run/accelos,
+     * $XDG_RUNTIME_DIR/accelos) if we own it. Any other directory that exists is the operator's:
+     * `--socket /tmp/a.sock` run as root used to chmod /tmp to 0700. The socket itself is 0600
+     * (0660 with --system) and the daemon checks every peer's uid, so that costs no protection. */
+    if (!created && !config->own_socket_dir) {
+        aos_log(AOS_LOG_DEBUG, "server", "socket directory %s exists: its permissions are left as they are", dir);
+        return 0;
+    }
     if (st.st_uid == geteuid()) {
         if (chmod(dir, mode) < 0)
             return -errno;

@@ -12,6 +12,7 @@ struct aos_server_config {
     bool system_mode;      /* /run/accelos, group access */
     gid_t allowed_gid;     /* system mode: members of this group may connect (0: root only) */
     bool has_allowed_gid;
+    bool own_socket_dir;   /* the default socket path: its directory is accelOS's, tightened even if it exists */
 };
 
 /* Blocks SIGTERM and SIGINT in the calling thread and ignores SIGPIPE. Call it before any other

@@ -7,8 +7,12 @@
  *
  * The other user is `nobody`, reached by a forked child that drops root with setgroups/setgid/
  * setuid. That needs root: run as anyone else, the tests fail and say so rather than pass.
- * The daemons started here live in a directory other users can traverse (the usual /tmp of
- * this machine is 0700, which would hide everything below it and prove nothing).
+ * The daemons started here live in a directory other users can traverse (a /tmp of mode 0700
+ * would hide everything below it and prove nothing; until session 16 the daemon itself made
+ * /tmp 0700 when a test gave it a socket directly in /tmp).
+ *
+ * A directory that already exists keeps its mode: only one the daemon creates, or its own default
+ * one, is set to 0700 / 0750.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -275,6 +279,29 @@ START_TEST(test_group_needs_system_mode)
 }
 END_TEST
 
+/* A socket put straight into a shared directory (sticky and world-writable, like /tmp) leaves
+ * the directory as it was; the socket is still private (per user) or group-only (system). Needs
+ * no root: the daemon used to chmod any existing directory its user owned. */
+START_TEST(test_existing_directory_keeps_its_mode)
+{
+    static const char *const system_args[] = {"--system", NULL};
+    const char *const *modes[] = {NULL, system_args};
+    const unsigned socket_modes[] = {0600, 0660};
+    for (int m = 0; m < 2; m++) {
+        char dir[64] = "/tmp/accelos-perm-shared-XXXXXX", path[128];
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        ck_assert_int_eq(chmod(dir, 01777), 0);
+        snprintf(path, sizeof(path), "%s/accelosd.sock", dir);
+        pid_t daemon = start_daemon(path, modes[m]);
+        ck_assert_uint_eq(mode_of(dir, NULL), 01777);
+        ck_assert_uint_eq(mode_of(path, NULL), socket_modes[m]);
+        stop_daemon(daemon);
+        unlink(path);
+        rmdir(dir);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("permissions");
@@ -284,6 +311,7 @@ int main(void)
     tcase_add_test(tc, test_system_mode_with_group);
     tcase_add_test(tc, test_system_mode_without_group);
     tcase_add_test(tc, test_group_needs_system_mode);
+    tcase_add_test(tc, test_existing_directory_keeps_its_mode);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);
