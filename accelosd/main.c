@@ -169,7 +169,9 @@ int main(int argc, char **argv)
     int rc = aos_server_run(&config);
     if (rc < 0) {
         fprintf(stderr, "accelosd: cannot listen on %s: %s\n", socket_path,
-                rc == -EADDRINUSE ? "another daemon is already serving it" : strerror(-rc));
+                rc == -EADDRINUSE ? "another daemon is already serving it"
+                : rc == -EEXIST   ? "it exists and is not a socket"
+                                  : strerror(-rc));
         return 1;
     }
     aos_device_sched_shutdown();

@@ -123,6 +123,12 @@ static int listen_socket(const struct aos_server_config *config)
         close(fd);
         return -EADDRINUSE;
     }
+    /* Only a stale socket goes: a mistyped --socket naming a regular file must not delete it. */
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISSOCK(st.st_mode)) {
+        close(fd);
+        return -EEXIST;
+    }
     unlink(path);
     mode_t old = umask(config->system_mode ? 0117 : 0177);
     rc = bind(fd, (struct sockaddr *)&addr, sizeof(addr));

@@ -302,6 +302,29 @@ START_TEST(test_existing_directory_keeps_its_mode)
 }
 END_TEST
 
+/* A --socket that names a file which is not a socket (a typo, a wrong variable) stops the daemon
+ * with an error; the file stays. Only a stale socket is replaced. */
+START_TEST(test_socket_path_naming_a_file_is_refused)
+{
+    char dir[64] = "/tmp/accelos-perm-file-XXXXXX", path[128], back[16] = "";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/precious", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("keep me\n", f);
+    fclose(f);
+    const char *args[] = {"--socket", path, NULL};
+    ck_assert_int_eq(aos_test_daemon_exit_code(args), 1);
+    f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "the daemon deleted %s", path);
+    ck_assert_ptr_nonnull(fgets(back, sizeof(back), f));
+    fclose(f);
+    ck_assert_str_eq(back, "keep me\n");
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("permissions");
@@ -312,6 +335,7 @@ int main(void)
     tcase_add_test(tc, test_system_mode_without_group);
     tcase_add_test(tc, test_group_needs_system_mode);
     tcase_add_test(tc, test_existing_directory_keeps_its_mode);
+    tcase_add_test(tc, test_socket_path_naming_a_file_is_refused);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);
