@@ -3,7 +3,8 @@
 # workload suite, each tenant a separate process going through ProxyCL, and prints the report
 # side by side (the numbers in bench/RESULTS.md come from this script).
 #   scripts/fairness-sweep.sh BUILD_DIR OUT_DIR [COUNT2 COUNT4 COUNT8]
-# POLICIES lists the policies to run (default "fifo fair"); each elastic one is compared with fifo.
+# POLICIES lists the policies to run (default "fifo fair"); each elastic one is compared with fifo
+# (with the fifo records of OUT_DIR/fifo.jsonl, which an earlier run may have left).
 # MIX_ARGS adds accelos-mix options, e.g. "--mode loop --seconds 2" for tenants that repeat their
 # kernel until the window ends (steady-state sharing) instead of running it once.
 set -euo pipefail
@@ -16,6 +17,8 @@ read -r -a policies <<<"${POLICIES:-fifo fair}"
 for policy in "${policies[@]}"; do
   i=0
   for k in 2 4 8; do
+    # MIX_ARGS is split into words on purpose (several accelos-mix options).
+    # shellcheck disable=SC2086
     ACCELOS_POLICY=$policy bash "$here/mix-through-proxy.sh" "$build" "$out/$policy-$k" "" \
       --random "$k" --count "${counts[$i]}" --seed "$k" --mix-base $((k * 100)) --iso-reps 3 \
       ${MIX_ARGS:-} > "$out/$policy-$k.txt"
@@ -25,6 +28,10 @@ for policy in "${policies[@]}"; do
 done
 for policy in "${policies[@]}"; do
   [[ $policy == fifo ]] && continue
+  if [[ ! -f $out/fifo.jsonl ]]; then
+    echo "--- no fifo records in $out (run POLICIES=fifo, or copy them in): no comparison for $policy ---"
+    continue
+  fi
   "$build/bench/accelos-report" --compare accelos-fifo "accelos-$policy" --plot-dir "$out/plots-$policy" \
     "$out/fifo.jsonl" "$out/$policy.jsonl"
 done
