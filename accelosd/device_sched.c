@@ -1229,15 +1229,17 @@ void aos_device_sched_client_gone(uint64_t client)
     }
 }
 
-size_t aos_device_sched_clients_known(uint32_t device)
+struct aos_device_sched_stats aos_device_sched_stats(uint32_t device)
 {
+    struct aos_device_sched_stats st = {0};
     struct device_sched *d = sched_started(device);
     if (!d)
-        return 0;
+        return st;
     pthread_mutex_lock(&d->step_lock);
-    size_t n = aos_sched_vt_count(d->vt);
+    st.clients_known = aos_sched_vt_count(d->vt);
+    st.parked_events = d->n_parked;
     pthread_mutex_unlock(&d->step_lock);
-    return n;
+    return st;
 }
 
 void aos_device_sched_poke(void)

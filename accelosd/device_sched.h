@@ -55,8 +55,12 @@ void aos_device_sched_poke(void);
  * none of its launches is left there. Any thread. */
 void aos_device_sched_client_gone(uint64_t client);
 
-/* Clients the device's scheduler remembers (accelosd --status); 0 when it never started. */
-size_t aos_device_sched_clients_known(uint32_t device);
+/* What accelosd --status shows of a device's scheduler; zeros when it never started. */
+struct aos_device_sched_stats {
+    size_t clients_known; /* clients whose virtual time it keeps */
+    size_t parked_events; /* failed events kept until the daemon stops (PoCL, device_sched.c) */
+};
+struct aos_device_sched_stats aos_device_sched_stats(uint32_t device);
 
 /* Stops the scheduler threads; launches still in flight fail. At shutdown only. */
 void aos_device_sched_shutdown(void);

@@ -82,8 +82,8 @@ cl_int aos_logical_failed(struct aos_logical *l)
 void aos_device_sched_poke(void) {}
 void aos_device_sched_shutdown(void) {}
 void aos_device_sched_client_gone(uint64_t client) { (void)client; }
-size_t aos_device_sched_clients_known(uint32_t device)
+struct aos_device_sched_stats aos_device_sched_stats(uint32_t device)
 {
     (void)device;
-    return 0;
+    return (struct aos_device_sched_stats){0};
 }

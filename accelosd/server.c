@@ -182,8 +182,10 @@ static void send_status(int sock)
         NATIVE(d->device, clGetDeviceInfo)(d->device, CL_DEVICE_NAME, sizeof(name), name, NULL);
         fprintf(out, "device %u %s\n", i, name);
     }
-    for (uint32_t i = 0; i < aos_device_count(); i++)
-        fprintf(out, "scheduler %u clients-known %zu\n", i, aos_device_sched_clients_known(i));
+    for (uint32_t i = 0; i < aos_device_count(); i++) {
+        struct aos_device_sched_stats st = aos_device_sched_stats(i);
+        fprintf(out, "scheduler %u clients-known %zu parked-events %zu\n", i, st.clients_known, st.parked_events);
+    }
     pthread_mutex_lock(&clients_lock);
     for (int i = 0; i < MAX_CLIENTS; i++) {
         struct aos_session *s = clients[i].session;

@@ -64,6 +64,22 @@ static inline long long aos_test_status_count(pid_t pid, const char *name)
     return atoll(n + strlen(field));
 }
 
+/* A counter of device 0's scheduler in the status report (clients-known, parked-events). */
+static inline long long aos_test_status_scheduler(const char *name)
+{
+    char text[16384], field[48];
+    aos_test_status_text(text, sizeof(text));
+    char *line = strstr(text, "scheduler 0 ");
+    ck_assert_msg(line != NULL, "no scheduler line in the status report:\n%s", text);
+    char *eol = strchr(line, '\n');
+    if (eol)
+        *eol = 0;
+    snprintf(field, sizeof(field), " %s ", name);
+    char *n = strstr(line, field);
+    ck_assert_msg(n != NULL, "no %s in the scheduler line: %s", name, line);
+    return atoll(n + strlen(field));
+}
+
 static inline long long aos_test_status_solo(pid_t pid)
 {
     return aos_test_status_count(pid, "solo-launches");

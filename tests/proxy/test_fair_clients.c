@@ -77,14 +77,10 @@ static int client(int index, void *arg)
     return bad ? 1 : (kernels == 1 && launches == ROUNDS) ? 0 : 2;
 }
 
-/* The clients the device's scheduler remembers ("scheduler 0 clients-known N" in --status). */
+/* The clients the device's scheduler remembers. */
 static long long clients_known(void)
 {
-    char text[16384];
-    aos_test_status_text(text, sizeof(text));
-    const char *line = strstr(text, "scheduler 0 clients-known ");
-    ck_assert_msg(line != NULL, "no scheduler line in the status report:\n%s", text);
-    return atoll(line + strlen("scheduler 0 clients-known "));
+    return aos_test_status_scheduler("clients-known");
 }
 
 START_TEST(test_two_clients_at_once)
