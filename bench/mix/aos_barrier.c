@@ -13,7 +13,6 @@ struct aos_gate {
 	pthread_cond_t cond;
 	int ready;
 	int open;
-	int running; /* tenants not yet finished (aos_gate_finish) */
 	uint64_t open_ns;
 	struct aos_tenant_slot slots[AOS_MIX_MAX_TENANTS];
 };
@@ -70,7 +69,6 @@ void aos_gate_reset(struct aos_gate *g)
 	pthread_mutex_lock(&g->lock);
 	g->ready = 0;
 	g->open = 0;
-	g->running = 0;
 	g->open_ns = 0;
 	memset(g->slots, 0, sizeof(g->slots));
 	pthread_mutex_unlock(&g->lock);
@@ -124,9 +122,8 @@ uint64_t aos_gate_open(struct aos_gate *g)
 	pthread_mutex_lock(&g->lock);
 	g->open_ns = aos_clock_now_ns();
 	g->open = 1;
-	g->running = 0;
 	for (int t = 0; t < AOS_MIX_MAX_TENANTS; t++)
-		g->running += g->slots[t].state == AOS_SLOT_READY && !g->slots[t].finished;
+		g->slots[t].counting = g->slots[t].state == AOS_SLOT_READY;
 	pthread_cond_broadcast(&g->cond);
 	pthread_mutex_unlock(&g->lock);
 	return g->open_ns;
@@ -138,18 +135,16 @@ void aos_gate_finish(struct aos_gate *g, int tenant)
 	if (!slot)
 		return;
 	pthread_mutex_lock(&g->lock);
-	if (!slot->finished) {
-		slot->finished = 1;
-		if (g->running > 0)
-			g->running--;
-	}
+	slot->counting = 0;
 	pthread_mutex_unlock(&g->lock);
 }
 
 int aos_gate_running(struct aos_gate *g)
 {
+	int n = 0;
 	pthread_mutex_lock(&g->lock);
-	int n = g->running;
+	for (int t = 0; t < AOS_MIX_MAX_TENANTS; t++)
+		n += g->slots[t].counting;
 	pthread_mutex_unlock(&g->lock);
 	return n;
 }

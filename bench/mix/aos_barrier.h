@@ -20,7 +20,7 @@ struct aos_tenant_slot {
 	long execs;
 	long corun_execs;            /* loop mode: uncounted executions while others still counted */
 	uint64_t corun_end_ns;       /* the last of those completed */
-	int finished;                /* done counting (or gone): set once, under the gate's lock */
+	int counting;                /* READY at the gate's opening and not finished yet: under the gate's lock */
 	char msg[160];
 };
 
@@ -40,7 +40,8 @@ uint64_t aos_gate_arrive(struct aos_gate *g);
  * every 50 ms and returns how many tenants can still arrive, so a dead
  * tenant lowers the count instead of hanging the mix. */
 int aos_gate_wait_ready(struct aos_gate *g, int count, int (*alive)(void *), void *ctx);
-/* Opens the gate; every slot then READY counts as running until it finishes. */
+/* Opens the gate; every slot then READY counts as running until it finishes
+ * (a slot that was not READY never counts, so finishing it changes nothing). */
 uint64_t aos_gate_open(struct aos_gate *g);
 /* Loop mode keeps every tenant executing until all have finished their
  * counted executions, so none of those runs partly alone (a tenant whose
