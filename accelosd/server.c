@@ -82,9 +82,6 @@ static int make_parent_dir(const char *path, mode_t mode, const struct aos_serve
     bool created = mkdir(dir, mode) == 0;
     if (!created && errno != EEXIST)
         return -errno;
-    struct stat st;
-    if (stat(dir, &st) < 0)
-        return -errno;
     /* Set the modes of a directory we just created, or of accelOS's own default one (/run/accelos,
      * $XDG_RUNTIME_DIR/accelos) if we own it. Any other directory that exists is the operator's:
      * `--socket /tmp/a.sock` run as root used to chmod /tmp to 0700. The socket itself is 0600
@@ -93,6 +90,9 @@ static int make_parent_dir(const char *path, mode_t mode, const struct aos_serve
         aos_log(AOS_LOG_DEBUG, "server", "socket directory %s exists: its permissions are left as they are", dir);
         return 0;
     }
+    struct stat st;
+    if (stat(dir, &st) < 0)
+        return -errno;
     if (st.st_uid == geteuid()) {
         if (chmod(dir, mode) < 0)
             return -errno;
@@ -181,8 +181,6 @@ static void send_status(int sock)
         char name[256] = "";
         NATIVE(d->device, clGetDeviceInfo)(d->device, CL_DEVICE_NAME, sizeof(name), name, NULL);
         fprintf(out, "device %u %s\n", i, name);
-    }
-    for (uint32_t i = 0; i < aos_device_count(); i++) {
         struct aos_device_sched_stats st = aos_device_sched_stats(i);
         fprintf(out, "scheduler %u clients-known %zu parked-events %zu\n", i, st.clients_known, st.parked_events);
     }
