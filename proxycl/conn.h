@@ -53,9 +53,9 @@ struct aos_reply {
 void *aos_req_begin(struct aos_req *r, uint32_t len, bool sync);
 /* Publishes an async request. */
 cl_int aos_req_send(struct aos_req *r, uint32_t opcode);
-/* Publishes a sync request and waits for its reply. On success the caller must call
- * aos_reply_release; on a transport failure the reply is already released. Returns the reply's
- * status or the transport error. */
+/* Publishes a sync request and waits for its reply. The caller must call aos_reply_release
+ * afterwards whatever the result (an error reply holds its slot too; after a transport failure the
+ * release does nothing). Returns the reply's status or the transport error. */
 cl_int aos_req_call(struct aos_req *r, uint32_t opcode, struct aos_reply *rep);
 void aos_reply_release(struct aos_reply *rep);
 

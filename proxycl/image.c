@@ -286,9 +286,9 @@ static cl_mem create_image(cl_context ctx, const cl_mem_properties *props, cl_me
     };
     struct aos_reply rep;
     err = aos_req_call(&r, AOS_OP_CREATE_IMAGE, &rep);
+    aos_reply_release(&rep);
     if (err != CL_SUCCESS)
         goto out;
-    aos_reply_release(&rep);
     aos_staging_free(init);
     if (errcode_ret)
         *errcode_ret = CL_SUCCESS;
@@ -346,8 +346,10 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
         .context = context->obj.id, .flags = flags, .image_type = type, .num_entries = formats ? num_entries : 0};
     struct aos_reply rep;
     cl_int err = aos_call(AOS_OP_SUPPORTED_IMAGE_FORMATS, &q, sizeof(q), &rep);
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {
+        aos_reply_release(&rep);
         return err;
+    }
     if (formats) {
         size_t n = rep.size / 8;
         if (n > num_entries)

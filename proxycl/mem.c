@@ -201,8 +201,7 @@ static cl_mem create_buffer(cl_context ctx, const cl_mem_properties *props, cl_m
         .num_props = 0, .has_props = props != NULL};
     struct aos_reply rep;
     err = aos_req_call(&r, AOS_OP_CREATE_BUFFER, &rep);
-    if (err == CL_SUCCESS)
-        aos_reply_release(&rep);
+    aos_reply_release(&rep);
     if (init.len) {
         aos_staging_free(init);
         init.len = 0;
@@ -314,9 +313,9 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
         .id = m->obj.id, .parent = buffer->obj.id, .flags = flags, .origin = region->origin, .size = region->size};
     struct aos_reply rep;
     err = aos_req_call(&r, AOS_OP_CREATE_SUB_BUFFER, &rep);
+    aos_reply_release(&rep);
     if (err != CL_SUCCESS)
         goto out;
-    aos_reply_release(&rep);
     if (errcode_ret)
         *errcode_ret = CL_SUCCESS;
     return m;

@@ -81,9 +81,9 @@ static cl_sampler create_sampler(cl_context ctx, const cl_sampler_properties *pr
     kv[4] = CL_SAMPLER_FILTER_MODE, kv[5] = filter;
     struct aos_reply rep;
     err = aos_req_call(&r, AOS_OP_CREATE_SAMPLER, &rep);
+    aos_reply_release(&rep);
     if (err != CL_SUCCESS)
         goto out;
-    aos_reply_release(&rep);
     if (errcode_ret)
         *errcode_ret = CL_SUCCESS;
     return s;

@@ -197,11 +197,9 @@ static cl_int run_sync(const struct aos_xfer *x, cl_command_queue queue, bool bl
     if (blocking) {
         struct aos_reply rep;
         err = aos_req_call(&r, x->opcode | AOS_OP_BLOCKING_BIT, &rep);
-        if (err == CL_SUCCESS) {
-            aos_reply_release(&rep);
-            if (!x->write && total)
-                pack(x, zero, x->region, stage, false);
-        }
+        aos_reply_release(&rep);
+        if (err == CL_SUCCESS && !x->write && total)
+            pack(x, zero, x->region, stage, false);
     } else {
         err = aos_req_send(&r, x->opcode);
     }

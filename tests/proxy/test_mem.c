@@ -455,6 +455,32 @@ static void CL_CALLBACK on_destroy(cl_mem m, void *data)
     *(int *)data += 1;
 }
 
+/* Calls the daemon answers with an error give their reply slot back: more failures than there are
+ * slots, then calls that succeed. */
+START_TEST(test_failed_calls_do_not_use_up_reply_slots)
+{
+    cl_ulong max_alloc = 0;
+    ck_assert_int_eq(clGetDeviceInfo(aos_test_device(), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(max_alloc), &max_alloc,
+                                     NULL),
+                     CL_SUCCESS);
+    cl_int err;
+    cl_mem parent = aos_test_buffer(ctx, 8192, NULL);
+    cl_buffer_region misaligned = {.origin = 1, .size = 16};
+    for (int i = 0; i < 100; i++) { /* the daemon answers both with an error: there are 64 slots */
+        cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (size_t)max_alloc + 4096, NULL, &err);
+        ck_assert_ptr_null(b);
+        ck_assert_int_eq(err, CL_INVALID_BUFFER_SIZE);
+        b = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &misaligned, &err);
+        ck_assert_ptr_null(b);
+        ck_assert_int_eq(err, CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    }
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    clReleaseMemObject(b);
+    clReleaseMemObject(parent);
+}
+END_TEST
+
 START_TEST(test_destructor_callbacks)
 {
     cl_int err;
@@ -561,6 +587,7 @@ int main(void)
     tcase_add_test(tc, test_map_copy_and_alloc_host_ptr);
     tcase_add_test(tc, test_map_errors);
     tcase_add_test(tc, test_create_errors);
+    tcase_add_test(tc, test_failed_calls_do_not_use_up_reply_slots);
     tcase_add_test(tc, test_destructor_callbacks);
     tcase_add_test(tc, test_killed_client_frees_memory);
     suite_add_tcase(s, tc);
