@@ -35,6 +35,8 @@ static void usage(FILE *out)
             "  --config FILE    configuration file (default: $ACCELOS_CONFIG); errors stop the daemon,\n"
             "                   naming each bad line (see scheduler/accelosd.conf.example)\n"
             "  --trace FILE     append one JSON line per elastic launch (accelos-report's schema)\n"
+            "  --no-shared-buffers  keep CPU-device buffers out of the clients' shared memory, so every\n"
+            "                   transfer is copied twice, through the staging area (for comparison)\n"
             "  --status         ask the running daemon for its devices and clients, then exit\n"
             "  -v, --verbose    log more (repeat for debug)\n"
             "  --version        print the version\n"
@@ -72,7 +74,7 @@ int main(int argc, char **argv)
         {"group", required_argument, NULL, 'g'},  {"vendors", required_argument, NULL, 'V'},
         {"status", no_argument, NULL, 't'},       {"verbose", no_argument, NULL, 'v'},
         {"policy", required_argument, NULL, 'p'}, {"config", required_argument, NULL, 'c'},
-        {"trace", required_argument, NULL, 'T'},
+        {"trace", required_argument, NULL, 'T'},  {"no-shared-buffers", no_argument, NULL, 'B'},
         {"version", no_argument, NULL, 'r'},      {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -93,6 +95,7 @@ int main(int argc, char **argv)
         case 'p': policy = optarg; break;
         case 'c': config_file = optarg; break;
         case 'T': trace_path = optarg; break;
+        case 'B': config.no_shared_buffers = true; break;
         case 't': status = true; break;
         case 'v': verbosity++; break;
         case 'r': printf("accelosd %s (wire protocol %u)\n", ACCELOS_VERSION, AOS_WIRE_VERSION); return 0;

@@ -113,11 +113,13 @@ cl_event aos_event_profiling(struct aos_session *s, uint64_t id);
 /* The logical launch behind an event id, NULL when it is not an elastic launch. */
 struct aos_logical *aos_event_logical(struct aos_session *s, uint64_t id);
 
-/* Non-blocking command with a host step (the client copies data out after the device part):
- * registers e->event_id (which must be non-zero) as an event that completes when the client
- * reports its host step done (AOS_OP_COMPLETE_HOST_STEP), with profiling from dev_event, and
- * sends AOS_NOTE_HOST_STEP with token when dev_event ends. Consumes dev_event and the wait list.
- * Returns CL_SUCCESS or the error (the event is then registered as failed). */
+/* Command with a host step (the client copies data after the device part): registers e->event_id
+ * (which must be non-zero) as an event that completes when the client reports its host step done
+ * (AOS_OP_COMPLETE_HOST_STEP), with profiling from dev_event. When dev_event ends: with token, sends
+ * AOS_NOTE_HOST_STEP with it; without (a blocking request), answers e->slot with value 1, status
+ * CL_SUCCESS or CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. Consumes dev_event and the wait list.
+ * Returns CL_SUCCESS or the error (the event then failed, and a blocking request was answered with
+ * the error and value 0: no host step to complete). */
 cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_event dev_event, uint64_t token);
 
 /* ---- Real events ------------------------------------------------------------------------ */

@@ -536,14 +536,20 @@ void aos_enqueue_done_logical(struct aos_session *s, struct aos_enqueue *e, cl_e
 struct host_step_watch {
     struct aos_session *s;
     uint64_t event_id;
-    uint64_t token;
+    uint64_t token;     /* 0: a blocking request, answered on slot */
+    uint32_t slot;
 };
 
 static void host_step_done(cl_int status, void *data)
 {
     struct host_step_watch *w = data;
-    struct aos_note_host_step note = {.event = w->event_id, .token = w->token, .status = status};
-    aos_note_send(w->s, AOS_NOTE_HOST_STEP, &note, sizeof(note));
+    if (w->token) {
+        struct aos_note_host_step note = {.event = w->event_id, .token = w->token, .status = status};
+        aos_note_send(w->s, AOS_NOTE_HOST_STEP, &note, sizeof(note));
+    } else {
+        /* value 1: the host step is armed, the client must complete it whatever the status. */
+        aos_reply(w->s, w->slot, status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS, 1, 0, 0);
+    }
     aos_session_unref(w->s);
     free(w);
 }
@@ -559,6 +565,8 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
         free(w);
         aos_event_drop(s, dev_event);
         aos_event_register_failed(s, e->event_id, e->context, CL_OUT_OF_HOST_MEMORY);
+        if (!token)
+            aos_reply_status(s, e->slot, CL_OUT_OF_HOST_MEMORY);
         return CL_OUT_OF_HOST_MEMORY;
     }
     NATIVE(dev_event, clRetainEvent)(dev_event);
@@ -571,7 +579,7 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
     struct event_extra *x = aos_handles_find(&s->handles, e->event_id, AOS_OBJ_EVENT)->extra;
     x->host_step = true;
     x->host_step_ref = aos_handles_retain(&s->handles, e->event_id, AOS_OBJ_EVENT) == 0;
-    *w = (struct host_step_watch){.s = s, .event_id = e->event_id, .token = token};
+    *w = (struct host_step_watch){.s = s, .event_id = e->event_id, .token = token, .slot = e->slot};
     aos_session_ref(s);
     NATIVE(e->queue, clFlush)(e->queue);
     err = aos_event_when_done(dev_event, host_step_done, w);
@@ -580,6 +588,8 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
         aos_session_unref(s);
         free(w);
         x->host_step_done = true;
+        if (!token)
+            aos_reply_status(s, e->slot, err);
         NATIVE(user, clSetUserEventStatus)(user, err);
         if (x->host_step_ref) {
             x->host_step_ref = false;

@@ -16,6 +16,7 @@
 
 #include "accelos/log.h"
 #include "accelos/wire_mem.h"
+#include "arena.h"
 #include "ops.h"
 
 static void mem_dtor(struct aos_handle *h)
@@ -34,7 +35,8 @@ void aos_ops_mem_init(void)
     aos_handles_set_dtor(AOS_OBJ_MEM, mem_dtor);
 }
 
-int aos_mem_register(struct aos_session *s, uint32_t slot, uint64_t id, cl_mem mem, uint64_t bytes, size_t elem)
+/* Registers mem with the extra data *init (s filled here) and answers slot with its placement. */
+static int mem_register(struct aos_session *s, uint32_t slot, uint64_t id, cl_mem mem, const struct aos_mem_extra *init)
 {
     struct aos_mem_extra *x = malloc(sizeof(*x));
     if (!x) {
@@ -42,7 +44,9 @@ int aos_mem_register(struct aos_session *s, uint32_t slot, uint64_t id, cl_mem m
         aos_reply_status(s, slot, CL_OUT_OF_HOST_MEMORY);
         return 0;
     }
-    *x = (struct aos_mem_extra){.s = s, .bytes = bytes, .elem = elem};
+    *x = *init;
+    x->s = s;
+    uint64_t bytes = x->bytes;
     int rc = aos_handles_add(&s->handles, id, AOS_OBJ_MEM, mem, x);
     if (rc < 0) {
         free(x);
@@ -54,8 +58,13 @@ int aos_mem_register(struct aos_session *s, uint32_t slot, uint64_t id, cl_mem m
         return -EPROTO;
     }
     s->bytes_allocated += bytes;
-    aos_reply_status(s, slot, CL_SUCCESS);
+    aos_reply(s, slot, CL_SUCCESS, x->shared ? 1 : 0, x->shared ? x->arena_off : 0, 0);
     return 0;
+}
+
+int aos_mem_register(struct aos_session *s, uint32_t slot, uint64_t id, cl_mem mem, uint64_t bytes, size_t elem)
+{
+    return mem_register(s, slot, id, mem, &(struct aos_mem_extra){.bytes = bytes, .elem = elem});
 }
 
 struct aos_mem_extra *aos_mem_extra(struct aos_session *s, uint64_t id)
@@ -88,6 +97,77 @@ void aos_mem_enqueue_finish(struct aos_session *s, struct aos_enqueue *e, cl_int
 
 /* ---- Creation --------------------------------------------------------------------------------- */
 
+/* True when every device of ctx keeps its buffers in host memory the daemon can share: CPU
+ * devices with unified memory. Elsewhere (GPUs) a host-pointer buffer would be slow for kernels. */
+static bool context_host_memory(cl_context ctx)
+{
+    cl_device_id devices[16];
+    size_t size = 0;
+    if (NATIVE(ctx, clGetContextInfo)(ctx, CL_CONTEXT_DEVICES, sizeof(devices), devices, &size) != CL_SUCCESS ||
+        size == 0)
+        return false;
+    for (size_t i = 0; i < size / sizeof(devices[0]); i++) {
+        cl_device_type type = 0;
+        cl_bool unified = CL_FALSE;
+        if (NATIVE(devices[i], clGetDeviceInfo)(devices[i], CL_DEVICE_TYPE, sizeof(type), &type, NULL) != CL_SUCCESS ||
+            NATIVE(devices[i], clGetDeviceInfo)(devices[i], CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof(unified), &unified,
+                                                NULL) != CL_SUCCESS ||
+            !(type & CL_DEVICE_TYPE_CPU) || !unified)
+            return false;
+    }
+    return true;
+}
+
+struct shared_extent {
+    struct aos_arena *arena;
+    uint64_t off, bytes;
+};
+
+/* Destructor callback of a buffer stored in an arena: the runtime is done with the storage. */
+static void CL_CALLBACK shared_extent_free(cl_mem mem, void *data)
+{
+    (void)mem;
+    struct shared_extent *e = data;
+    aos_arena_free(e->arena, e->off, e->bytes);
+    free(e);
+}
+
+/* Creates the real buffer with its storage in the client's arena; NULL (and *err unchanged) when it
+ * does not go there, so the caller creates it the usual way. */
+static cl_mem create_shared_buffer(struct aos_session *s, cl_context ctx, const struct aos_req_create_buffer *r,
+                                   const void *host, uint64_t *arena_off, cl_int *err)
+{
+    if (!s->arena || !context_host_memory(ctx))
+        return NULL;
+    struct shared_extent *e = malloc(sizeof(*e));
+    if (!e)
+        return NULL;
+    if (aos_arena_alloc(s->arena, r->size, &e->off) < 0) {
+        free(e);
+        return NULL; /* arena full: an ordinary buffer */
+    }
+    e->arena = s->arena;
+    e->bytes = r->size;
+    void *storage = aos_arena_at(s->arena, e->off);
+    if (host)
+        memcpy(storage, host, (size_t)r->size);
+    cl_mem_flags flags = (r->flags & ~(cl_mem_flags)(CL_MEM_COPY_HOST_PTR | CL_MEM_ALLOC_HOST_PTR)) | CL_MEM_USE_HOST_PTR;
+    cl_mem mem = NATIVE(ctx, clCreateBuffer)(ctx, flags, (size_t)r->size, storage, err);
+    if (!mem) {
+        aos_arena_free(e->arena, e->off, e->bytes);
+        free(e);
+        return NULL;
+    }
+    if (NATIVE(mem, clSetMemObjectDestructorCallback)(mem, shared_extent_free, e) != CL_SUCCESS) {
+        NATIVE(mem, clReleaseMemObject)(mem); /* without the callback the extent could not be reused */
+        aos_arena_free(e->arena, e->off, e->bytes);
+        free(e);
+        return NULL;
+    }
+    *arena_off = e->off;
+    return mem;
+}
+
 static int op_create_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
 {
     const struct aos_req_create_buffer *r = payload;
@@ -114,12 +194,17 @@ static int op_create_buffer(struct aos_session *s, uint32_t slot, const void *pa
         return 0;
     }
     cl_int err = CL_SUCCESS;
-    cl_mem mem = NATIVE(ctx, clCreateBuffer)(ctx, r->flags, (size_t)r->size, (void *)host, &err);
+    struct aos_mem_extra place = {.bytes = r->size, .size = r->size};
+    cl_mem mem = create_shared_buffer(s, ctx, r, host, &place.arena_off, &err);
+    if (mem)
+        place.shared = true;
+    else
+        mem = NATIVE(ctx, clCreateBuffer)(ctx, r->flags, (size_t)r->size, (void *)host, &err);
     if (!mem) {
         aos_reply_status(s, slot, err ? err : CL_OUT_OF_RESOURCES);
         return 0;
     }
-    return aos_mem_register(s, slot, r->id, mem, r->size, 0);
+    return mem_register(s, slot, r->id, mem, &place);
 }
 
 static int op_create_sub_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
@@ -138,7 +223,15 @@ static int op_create_sub_buffer(struct aos_session *s, uint32_t slot, const void
         aos_reply_status(s, slot, err ? err : CL_OUT_OF_RESOURCES);
         return 0;
     }
-    return aos_mem_register(s, slot, r->id, mem, 0, 0); /* shares the parent's memory */
+    /* Shares the parent's memory: counts nothing, and lies in the arena where the parent does (the
+     * runtime checked origin and size against the parent). */
+    const struct aos_mem_extra *px = aos_mem_extra(s, r->parent);
+    struct aos_mem_extra place = {.size = r->size};
+    if (px && px->shared) {
+        place.shared = true;
+        place.arena_off = px->arena_off + r->origin;
+    }
+    return mem_register(s, slot, r->id, mem, &place);
 }
 
 /* ---- Transfers -------------------------------------------------------------------------------- */
@@ -238,6 +331,46 @@ static int op_write_buffer_rect(struct aos_session *s, uint32_t slot, const void
 static int op_read_buffer_rect(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
 {
     return buffer_rect(s, slot, payload, len, false);
+}
+
+/* The client copies into or out of a shared buffer itself. ready (a marker after the wait list) says
+ * when it may start; the application's event is a user event the client completes when the copy is
+ * done (a host step), and a gate marker waiting for it holds the queue meanwhile, so later commands
+ * see the written data and cannot overwrite data still being read. */
+static int op_buffer_direct(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
+{
+    const struct aos_req_buffer_direct *r = payload;
+    struct aos_enqueue e;
+    cl_int err;
+    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
+        return -EPROTO;
+    const struct aos_mem_extra *x = aos_mem_extra(s, r->buffer);
+    bool bad_token = e.blocking ? r->token != 0 : r->token == 0;
+    bool bad_range = x && (!x->shared || r->size == 0 || r->offset > x->size || r->size > x->size - r->offset);
+    if (!e.event_id || bad_token || bad_range) {
+        free(e.wait);
+        return -EPROTO;
+    }
+    cl_event ready = NULL;
+    if (err == CL_SUCCESS && !x)
+        err = CL_INVALID_MEM_OBJECT;
+    if (err == CL_SUCCESS)
+        err = NATIVE(e.queue, clEnqueueMarkerWithWaitList)(e.queue, e.num_wait, e.wait, &ready);
+    if (err != CL_SUCCESS) {
+        aos_mem_enqueue_finish(s, &e, err, NULL, r->token);
+        return 0;
+    }
+    uint64_t event_id = e.event_id;
+    cl_command_queue queue = e.queue;
+    if (aos_host_step_begin(s, &e, ready, r->token) != CL_SUCCESS)
+        return 0;
+    cl_event user = aos_handles_object(&s->handles, event_id, AOS_OBJ_EVENT);
+    cl_event gate = NULL;
+    if (user && NATIVE(queue, clEnqueueMarkerWithWaitList)(queue, 1, &user, &gate) == CL_SUCCESS)
+        aos_event_drop(s, gate);
+    else
+        aos_async_error(s, "buffer_direct gate", CL_OUT_OF_RESOURCES);
+    return 0;
 }
 
 static cl_int copy_buffer(struct aos_session *s, const void *req, const struct aos_enqueue *e, cl_event *ev)
@@ -348,6 +481,9 @@ const struct aos_op_entry aos_ops_mem[] = {
     {AOS_OP_READ_BUFFER_RECT, sizeof(struct aos_req_buffer_rect), false, op_read_buffer_rect, "read_buffer_rect"},
     {AOS_OP_READ_BUFFER_RECT_BLOCKING, sizeof(struct aos_req_buffer_rect), true, op_read_buffer_rect,
      "read_buffer_rect_blocking"},
+    {AOS_OP_BUFFER_DIRECT, sizeof(struct aos_req_buffer_direct), false, op_buffer_direct, "buffer_direct"},
+    {AOS_OP_BUFFER_DIRECT_BLOCKING, sizeof(struct aos_req_buffer_direct), true, op_buffer_direct,
+     "buffer_direct_blocking"},
     {AOS_OP_COPY_BUFFER, sizeof(struct aos_req_copy_buffer), false, op_copy_buffer, "copy_buffer"},
     {AOS_OP_COPY_BUFFER_RECT, sizeof(struct aos_req_copy_buffer_rect), false, op_copy_buffer_rect,
      "copy_buffer_rect"},

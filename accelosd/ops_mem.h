@@ -8,11 +8,15 @@
 
 #include "ops.h"
 
-/* Per-handle data of AOS_OBJ_MEM: what the object counts against the session, and its pixel size. */
+/* Per-handle data of AOS_OBJ_MEM: what the object counts against the session, its pixel size, and
+ * where its storage is when the client can reach it. */
 struct aos_mem_extra {
     struct aos_session *s;
     uint64_t bytes;   /* added to s->bytes_allocated at creation, subtracted by the destructor */
     size_t elem;      /* images: bytes per pixel; buffers: 0 */
+    bool shared;      /* buffers: the storage is in the client's arena (arena.h) */
+    uint64_t arena_off; /* shared: the storage's arena offset */
+    uint64_t size;    /* shared: the buffer's size */
 };
 
 /* Registers mem under id and answers slot. Takes the real reference; on failure releases it.

@@ -31,6 +31,7 @@
 #include "accelos/log.h"
 #include "accelos/sock.h"
 #include "accelos/wire.h"
+#include "arena.h"
 #include "device_sched.h"
 #include "policy.h"
 #include "session.h"
@@ -167,7 +168,7 @@ static bool peer_allowed(int sock, const struct aos_server_config *config, struc
     return false;
 }
 
-static void send_status(int sock)
+static void send_status(int sock, const struct aos_server_config *config)
 {
     char *text = NULL;
     size_t size = 0;
@@ -176,6 +177,8 @@ static void send_status(int sock)
         return;
     fprintf(out, "accelosd %u devices\n", aos_device_count());
     fprintf(out, "policy %s\n", aos_policy_name(aos_policy_get()));
+    fprintf(out, "shared-buffers %s in-use %llu\n", config->no_shared_buffers ? "off" : "on",
+            (unsigned long long)aos_arena_total_in_use());
     for (uint32_t i = 0; i < aos_device_count(); i++) {
         const struct aos_device *d = aos_device_at(i);
         char name[256] = "";
@@ -235,7 +238,7 @@ static void handle_hello(int sock, const struct aos_hello *h, const struct aos_s
     }
     if (hello.kind == AOS_HELLO_STATUS) {
         aos_sock_send(sock, &welcome, sizeof(welcome), -1);
-        send_status(sock);
+        send_status(sock, config);
         close(sock);
         return;
     }
@@ -246,7 +249,7 @@ static void handle_hello(int sock, const struct aos_hello *h, const struct aos_s
             slot = i;
     pthread_mutex_unlock(&clients_lock);
     int region_fd = -1;
-    struct aos_session *s = slot >= 0 ? aos_session_new(sock, cred.pid, cred.uid, &region_fd) : NULL;
+    struct aos_session *s = slot >= 0 ? aos_session_new(sock, cred.pid, cred.uid, !config->no_shared_buffers, &region_fd) : NULL;
     if (!s) {
         welcome.status = slot < 0 ? -EUSERS : -ENOMEM;
         aos_sock_send(sock, &welcome, sizeof(welcome), -1);

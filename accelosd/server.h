@@ -13,6 +13,7 @@ struct aos_server_config {
     gid_t allowed_gid;     /* system mode: members of this group may connect (0: root only) */
     bool has_allowed_gid;
     bool own_socket_dir;   /* the default socket path: its directory is accelOS's, tightened even if it exists */
+    bool no_shared_buffers; /* never place buffers in client arenas (every transfer is staged) */
 };
 
 /* Blocks SIGTERM and SIGINT in the calling thread and ignores SIGPIPE. Call it before any other

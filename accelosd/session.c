@@ -8,6 +8,7 @@
 
 #include "accelos/futex.h"
 #include "accelos/log.h"
+#include "arena.h"
 #include "device_sched.h"
 #include "ops.h"
 #include "server.h"
@@ -33,21 +34,30 @@ struct aos_note_queue {
 
 static _Atomic uint64_t next_serial = 1;
 
-struct aos_session *aos_session_new(int sock, pid_t pid, uid_t uid, int *region_fd)
+struct aos_session *aos_session_new(int sock, pid_t pid, uid_t uid, bool shared_buffers, int *region_fd)
 {
     struct aos_session *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
     s->note_backlog = calloc(1, sizeof(*s->note_backlog));
-    int fd = s->note_backlog ? aos_region_create(&s->region, aos_device_count()) : -ENOMEM;
+    uint64_t arena_size = shared_buffers ? AOS_ARENA_SIZE : 0;
+    int fd = s->note_backlog ? aos_region_create(&s->region, aos_device_count(), arena_size) : -ENOMEM;
     if (fd < 0) {
         free(s->note_backlog);
         free(s);
         errno = -fd;
         return NULL;
     }
+    if (arena_size && !(s->arena = aos_arena_map(fd, s->region.layout.arena_off, arena_size))) {
+        /* Serve the client without one: its transfers go through the staging area. */
+        aos_log(AOS_LOG_WARN, "session", "no shared-buffer arena for pid %d: %s", (int)pid, strerror(errno));
+        struct aos_region_header *shared = aos_region_shared_header(&s->region);
+        shared->arena_size = 0;
+        s->region.layout.arena_size = 0;
+    }
     s->msg = malloc(s->region.layout.req_size / 2);
     if (!s->msg) {
+        aos_arena_unref(s->arena);
         aos_region_unmap(&s->region);
         close(fd);
         free(s->note_backlog);
@@ -74,6 +84,7 @@ void aos_session_unref(struct aos_session *s)
     if (atomic_fetch_sub(&s->refs, 1) != 1)
         return;
     aos_region_unmap(&s->region);
+    aos_arena_unref(s->arena); /* buffers still alive in PoCL keep it mapped */
     for (struct aos_note_item *n = s->note_backlog->head, *next; n; n = next) {
         next = n->next;
         free(n);

@@ -22,6 +22,7 @@
 
 struct aos_note_queue;
 struct aos_kept_events;
+struct aos_arena;
 
 struct aos_session {
     _Atomic int refs;
@@ -36,6 +37,7 @@ struct aos_session {
     pthread_mutex_t note_lock;
     struct aos_note_queue *note_backlog; /* notifications waiting for ring space */
     struct aos_handle_table handles;
+    struct aos_arena *arena; /* shared-buffer arena (arena.h), NULL when the client has none */
     struct aos_kept_events *kept_events; /* see aos_event_drop (ops_event.c); service thread only */
     uint8_t *msg;           /* private copy of the message being handled */
     pthread_t thread;
@@ -51,7 +53,8 @@ struct aos_session {
     uint32_t weight;                   /* fair policy: from the configuration at the first launch, 0 before */
 };
 
-struct aos_session *aos_session_new(int sock, pid_t pid, uid_t uid, int *region_fd);
+/* shared_buffers: give the client a shared-buffer arena (arena.h). */
+struct aos_session *aos_session_new(int sock, pid_t pid, uid_t uid, bool shared_buffers, int *region_fd);
 /* Starts the service thread, which owns the reference from _new. */
 int aos_session_start(struct aos_session *s);
 void aos_session_ref(struct aos_session *s);

@@ -8,7 +8,7 @@
 
 static uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) & ~(a - 1); }
 
-void aos_region_layout_default(struct aos_region_header *l, uint32_t device_count)
+void aos_region_layout_default(struct aos_region_header *l, uint32_t device_count, uint64_t arena_size)
 {
     memset(l, 0, sizeof(*l));
     l->magic = AOS_WIRE_MAGIC;
@@ -30,6 +30,8 @@ void aos_region_layout_default(struct aos_region_header *l, uint32_t device_coun
     l->data_size = AOS_DATA_SIZE;
     l->data_chunk = AOS_DATA_CHUNK;
     l->region_size = l->data_off + l->data_size;
+    l->arena_size = arena_size;
+    l->arena_off = arena_size ? ((uint64_t)l->region_size + AOS_ARENA_ALIGN - 1) & ~(AOS_ARENA_ALIGN - 1) : 0;
 }
 
 static int span_ok(uint64_t off, uint64_t len, uint64_t total) { return off <= total && len <= total - off; }
@@ -50,17 +52,21 @@ int aos_region_layout_check(const struct aos_region_header *l, size_t size)
     if (l->req_off < sizeof(*l) || !span_ok(l->req_off, l->req_size, size) || !span_ok(l->note_off, l->note_size, size) ||
         !span_ok(l->slot_off, (uint64_t)l->slot_count * l->slot_stride, size) || !span_ok(l->data_off, l->data_size, size))
         return -EPROTO;
+    if (l->arena_size && (l->arena_size > AOS_ARENA_MAX || l->arena_size % 4096 || l->arena_off < size ||
+                          l->arena_off % 4096 || l->arena_off > AOS_ARENA_MAX))
+        return -EPROTO;
     return 0;
 }
 
-int aos_region_create(struct aos_region *region, uint32_t device_count)
+int aos_region_create(struct aos_region *region, uint32_t device_count, uint64_t arena_size)
 {
-    aos_region_layout_default(&region->layout, device_count);
+    aos_region_layout_default(&region->layout, device_count, arena_size);
     region->size = region->layout.region_size;
     int fd = memfd_create("accelos-client", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0)
         return -errno;
-    if (ftruncate(fd, (off_t)region->size) < 0 ||
+    uint64_t file_size = arena_size ? region->layout.arena_off + arena_size : region->size;
+    if (ftruncate(fd, (off_t)file_size) < 0 ||
         fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
         int err = -errno;
         close(fd);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -32,6 +33,8 @@ static struct {
     _Atomic int state;
     int sock;
     struct aos_region region;
+    uint8_t *arena;                /* shared-buffer arena, NULL when none (wire.h) */
+    uint64_t arena_size;
     struct aos_ring req;
     struct aos_ring note;
     pthread_mutex_t producer_lock;
@@ -68,6 +71,13 @@ __attribute__((format(printf, 1, 2))) static void debug_line(const char *fmt, ..
     fprintf(stderr, "accelOS: %s\n", line); /* one write, so lines of threads do not mix */
 }
 
+/* True when the variable is set to "0": a switch the user turned off. */
+static bool getenv_flag_off(const char *name)
+{
+    const char *v = getenv(name);
+    return v && strcmp(v, "0") == 0;
+}
+
 static void after_fork_in_child(void)
 {
     /* The parent's session is not ours: start over with a fresh connection on first use. */
@@ -82,8 +92,37 @@ static void after_fork_in_child(void)
     pthread_cond_init(&conn.staging_cond, NULL);
     atomic_store(&conn.slots_busy, 0);
     conn.staging_busy = 0;
+    if (conn.arena) /* the parent's buffers: the child must not write them */
+        munmap(conn.arena, conn.arena_size);
+    conn.arena = NULL;
+    conn.arena_size = 0;
     atomic_store(&conn.state, CONN_NONE);
     aos_notify_after_fork();
+}
+
+/* Maps the shared-buffer arena the region header announces. Without it (no arena, or no address
+ * space for it) every transfer goes through the staging area, which works for any buffer. */
+static void map_arena(int fd)
+{
+    const struct aos_region_header *l = &conn.region.layout;
+    conn.arena = NULL;
+    conn.arena_size = 0;
+    if (!l->arena_size || getenv_flag_off("ACCELOS_SHARED_BUFFERS"))
+        return;
+    void *p = mmap(NULL, l->arena_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, (off_t)l->arena_off);
+    if (p == MAP_FAILED) {
+        debug_line("shared-buffer arena not mapped (%s): transfers are staged", strerror(errno));
+        return;
+    }
+    conn.arena = p;
+    conn.arena_size = l->arena_size;
+}
+
+void *aos_arena_ptr(uint64_t off, uint64_t size)
+{
+    if (!conn.arena || off > conn.arena_size || size > conn.arena_size - off)
+        return NULL;
+    return conn.arena + off;
 }
 
 static int connect_daemon(void)
@@ -108,6 +147,8 @@ static int connect_daemon(void)
         rc = welcome.status ? welcome.status : -EPROTO;
     if (rc == 0)
         rc = aos_region_attach(&conn.region, fd, welcome.region_size);
+    if (rc == 0)
+        map_arena(fd);
     if (fd >= 0)
         close(fd);
     if (rc < 0) {

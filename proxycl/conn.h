@@ -79,6 +79,12 @@ void aos_staging_free(struct aos_span span);
 uint32_t aos_staging_size(void);
 uint32_t aos_staging_chunk(void);
 
+/* ---- Shared-buffer arena -------------------------------------------------------------------- */
+
+/* This process's address of [off, off + size) of the arena, or NULL when the connection has no
+ * arena mapped or the range is outside it. Unset with ACCELOS_SHARED_BUFFERS=0. */
+void *aos_arena_ptr(uint64_t off, uint64_t size);
+
 /* ---- Info queries -------------------------------------------------------------------------- */
 
 /* Generic clGet*Info through the daemon (AOS_OP_GET_INFO); handles values of any size. */

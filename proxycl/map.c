@@ -1,5 +1,7 @@
 /*
- * Map and unmap. The daemon's memory is not the application's, so a mapping is application memory
+ * Map and unmap. A buffer whose storage is in the shared-buffer arena is mapped in place: the
+ * pointer is the storage itself, and map and unmap only order the queue, as on a native CPU device.
+ * Otherwise the daemon's memory is not the application's, so a mapping is application memory
  * that ProxyCL fills and drains: host_ptr + offset for CL_MEM_USE_HOST_PTR objects (as the spec
  * requires), otherwise an allocation owned here. Mapping for read or write reads the device data
  * into it through the transfer engine (blocking, or as a host step for a non-blocking map);
@@ -117,8 +119,12 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_b
     map->flags = flags;
     map->origin[0] = offset;
     map->region[0] = size;
+    void *shared = buffer->shared ? aos_arena_ptr(buffer->arena_off + offset, size) : NULL;
     if (buffer->host_ptr) {
         map->ptr = (uint8_t *)buffer->host_ptr + offset;
+    } else if (shared) {
+        map->ptr = shared; /* as a native CPU device maps: the storage itself */
+        map->in_place = true;
     } else {
         map->ptr = map_alloc(size);
         map->owned = true;
@@ -128,7 +134,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_b
         }
     }
     struct aos_xfer x;
-    aos_xfer_buffer(&x, buffer, false, offset, map_reads(flags) ? size : 0, map->ptr);
+    aos_xfer_buffer(&x, buffer, false, offset, map_reads(flags) && !map->in_place ? size : 0, map->ptr);
     add_mapping(buffer, map);
     err = aos_xfer_run(&x, queue, blocking, num_wait, wait, event, CL_COMMAND_MAP_BUFFER);
     if (err != CL_SUCCESS) {
@@ -277,7 +283,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem mem, v
         return CL_INVALID_VALUE;
 
     struct aos_xfer x;
-    bool wb = map_writes(map->flags);
+    bool wb = map_writes(map->flags) && !map->in_place;
     if (aos_mem_is_buffer(mem)) {
         aos_xfer_buffer(&x, mem, true, map->origin[0], wb ? map->region[0] : 0, map->ptr);
     } else {
@@ -285,7 +291,8 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem mem, v
         size_t y_stride = image_is_1d_array(mem) ? map->slice_pitch : map->row_pitch;
         aos_xfer_image(&x, mem, true, map->origin, wb ? map->region : none, y_stride, map->slice_pitch, map->ptr);
     }
-    /* The engine has copied the data into staging when it returns, so the memory can go now. */
+    /* The engine copies the data into staging before it returns, so the memory can go now. */
+    x.host_gone_at_return = true;
     cl_int err = aos_xfer_run(&x, queue, CL_FALSE, num_wait, wait, event, CL_COMMAND_UNMAP_MEM_OBJECT);
     if (err != CL_SUCCESS) {
         pthread_mutex_lock(&mem->map_lock);

@@ -6,7 +6,8 @@
  * creates the real buffer with CL_MEM_COPY_HOST_PTR. For USE_HOST_PTR the application's pointer is
  * kept here: maps return host_ptr + offset and copy the device data into it (see map.c).
  * Contents too large for one staging allocation are written after creation through a private
- * queue. clGetMemObjectInfo is answered from what the client already knows; no round trip.
+ * queue. The reply says whether the daemon put the buffer's storage in the shared-buffer arena
+ * (CPU devices); transfers of such buffers then copy directly (direct.c). clGetMemObjectInfo is answered from what the client already knows; no round trip.
  * Destructor callbacks run here when the client object is really freed (last release and no
  * sub-buffer or image still holding it).
  */
@@ -127,6 +128,13 @@ bool aos_mem_set_props(cl_mem m, const cl_mem_properties *props)
     return true;
 }
 
+/* Where the daemon put the buffer's storage (wire_mem.h): in the arena, transfers copy directly. */
+static void note_placement(cl_mem m, const struct aos_reply *rep)
+{
+    m->shared = rep->value == 1 && aos_arena_ptr(rep->value2, m->size) != NULL;
+    m->arena_off = m->shared ? rep->value2 : 0;
+}
+
 /* Writes initial contents too large for one staging allocation through a private queue. */
 static cl_int write_initial_contents(cl_mem m, const void *src)
 {
@@ -201,6 +209,8 @@ static cl_mem create_buffer(cl_context ctx, const cl_mem_properties *props, cl_m
         .num_props = 0, .has_props = props != NULL};
     struct aos_reply rep;
     err = aos_req_call(&r, AOS_OP_CREATE_BUFFER, &rep);
+    if (err == CL_SUCCESS)
+        note_placement(m, &rep);
     aos_reply_release(&rep);
     if (init.len) {
         aos_staging_free(init);
@@ -313,6 +323,8 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
         .id = m->obj.id, .parent = buffer->obj.id, .flags = flags, .origin = region->origin, .size = region->size};
     struct aos_reply rep;
     err = aos_req_call(&r, AOS_OP_CREATE_SUB_BUFFER, &rep);
+    if (err == CL_SUCCESS)
+        note_placement(m, &rep);
     aos_reply_release(&rep);
     if (err != CL_SUCCESS)
         goto out;

@@ -9,6 +9,8 @@
  * span, so the client fills piece i+1 while the device copies piece i and no round trip is needed.
  * The application's event is the last piece's event: pieces run in order on an in-order queue,
  * and on an out-of-order queue each piece waits for the previous one.
+ * Buffers whose storage is in the shared-buffer arena skip all this for large transfers: the client
+ * copies straight into or out of the buffer (direct.c).
  */
 #ifndef PROXYCL_MEM_H
 #define PROXYCL_MEM_H
@@ -37,6 +39,8 @@ struct aos_xfer {
     uint8_t *host;              /* application address of the box's first byte */
     size_t host_row;            /* application stride between rows (bytes) */
     size_t host_slice;          /* application stride between slices (bytes) */
+    bool host_gone_at_return;   /* non-blocking writes: host is freed once aos_xfer_run returns, so
+                                 * the data must be copied out of it before (map.c's write-back) */
     size_t dev_row_pitch;       /* buffer rect: device pitches (the encoder's business) */
     size_t dev_slice_pitch;
 };
@@ -45,6 +49,12 @@ struct aos_xfer {
  * Returns CL_SUCCESS or the error; event as clEnqueue* defines it. */
 cl_int aos_xfer_run(const struct aos_xfer *x, cl_command_queue queue, cl_bool blocking, cl_uint num_wait,
                     const cl_event *wait, cl_event *event, cl_command_type command_type);
+
+/* Runs the transfer directly between application memory and the buffer when its storage is in the
+ * shared-buffer arena and it is large enough to gain (direct.c): returns true with the result in
+ * *err. Returns false, having done nothing, when the transfer must use the staging path. */
+bool aos_xfer_try_direct(const struct aos_xfer *x, cl_command_queue queue, cl_bool blocking, cl_uint num_wait,
+                         const cl_event *wait, cl_event *event, cl_command_type command_type, cl_int *err);
 
 /* Sends a data-less enqueue: body is the fixed struct (its enqueue prefix is filled here), the wait
  * list follows it, then extra_size bytes of extra. */
@@ -106,6 +116,7 @@ struct aos_mapping {
     struct aos_mapping *next;
     void *ptr;                  /* what the application got */
     bool owned;                 /* ptr was allocated by ProxyCL */
+    bool in_place;              /* ptr is the buffer's own storage (shared arena): nothing to copy */
     cl_map_flags flags;
     size_t origin[3];           /* buffers: origin[0] = offset */
     size_t region[3];           /* buffers: region[0] = size */

@@ -213,6 +213,9 @@ out:
 cl_int aos_xfer_run(const struct aos_xfer *x, cl_command_queue queue, cl_bool blocking, cl_uint num_wait,
                     const cl_event *wait, cl_event *event, cl_command_type type)
 {
+    cl_int direct_err;
+    if (aos_xfer_try_direct(x, queue, blocking, num_wait, wait, event, type, &direct_err))
+        return direct_err;
     size_t total = box_bytes(x, x->region);
     size_t limit = piece_limit();
     if (total == 0 || (blocking && total <= limit))

@@ -67,6 +67,8 @@ struct _cl_mem {
     void *host_ptr;           /* CL_MEM_USE_HOST_PTR pointer (application memory) */
     cl_mem parent;            /* sub-buffers: the buffer they view */
     size_t origin;            /* sub-buffers: offset in parent */
+    bool shared;              /* buffers: the storage is in the arena (conn.h), at arena_off */
+    uint64_t arena_off;
     cl_image_format format;   /* images */
     cl_image_desc desc;       /* images */
     size_t element_size;      /* images: bytes per pixel */

@@ -18,14 +18,16 @@ struct aos_region {
     struct aos_region_header layout; /* private copy, never re-read from shared memory */
 };
 
-/* Fills layout with the default geometry for device_count devices. */
-void aos_region_layout_default(struct aos_region_header *layout, uint32_t device_count);
+/* Fills layout with the default geometry for device_count devices and an arena of arena_size
+ * bytes (0: none) after the region. */
+void aos_region_layout_default(struct aos_region_header *layout, uint32_t device_count, uint64_t arena_size);
 /* Checks that a layout is self-consistent and fits region_size. Returns 0 or -EPROTO. */
 int aos_region_layout_check(const struct aos_region_header *layout, size_t region_size);
 
-/* Creates an anonymous, sealed-size memfd region with the default layout (daemon side).
- * Returns the fd (owned by the caller) and maps it into *region, or a negative errno. */
-int aos_region_create(struct aos_region *region, uint32_t device_count);
+/* Creates an anonymous, sealed-size memfd region with the default layout (daemon side), sized to
+ * hold the arena as well (arena_size 0: none; the arena is not mapped here).
+ * Returns the fd (owned by the caller) and maps the region into *region, or a negative errno. */
+int aos_region_create(struct aos_region *region, uint32_t device_count, uint64_t arena_size);
 /* Maps a region received from the daemon and validates its header (client side). */
 int aos_region_attach(struct aos_region *region, int fd, size_t size);
 void aos_region_unmap(struct aos_region *region);

@@ -7,7 +7,10 @@
  *   - a request ring (client -> daemon) of framed messages,
  *   - a notification ring (daemon -> client) for callbacks and asynchronous completions,
  *   - reply slots, one per outstanding synchronous call, each with a futex word,
- *   - a data area for bulk transfers, carved into chunks by the client.
+ *   - a data area for bulk transfers, carved into chunks by the client,
+ *   - after the region, in the same memfd, the shared-buffer arena: on devices whose memory is
+ *     host memory (CPU devices) the daemon places the storage of the client's buffers there, so
+ *     the client copies large transfers straight into the buffer (docs/architecture.md).
  * The region holds no pointers and no bitfields: only fixed-width integers and offsets. The daemon
  * keeps its own private copy of the layout and never trusts what the client may have written into
  * the header. Object handles are 64-bit ids chosen by the client; the daemon resolves them in a
@@ -24,7 +27,7 @@
 #include <stdint.h>
 
 #define AOS_WIRE_MAGIC 0x534f4341u /* "ACOS" little endian */
-#define AOS_WIRE_VERSION 1u
+#define AOS_WIRE_VERSION 2u
 
 /* ---- Socket handshake ---------------------------------------------------------------------- */
 
@@ -109,6 +112,8 @@ struct aos_region_header {
     uint32_t reserved;
     struct aos_ring_ctl req;
     struct aos_ring_ctl note;
+    uint64_t arena_off, arena_size; /* shared-buffer arena: memfd offset (past region_size, page
+                                     * aligned) and bytes; arena_size 0 when there is none */
 };
 
 _Static_assert(offsetof(struct aos_ring_ctl, tail) == AOS_CACHELINE, "ring ctl layout");
@@ -123,6 +128,10 @@ _Static_assert(offsetof(struct aos_region_header, req) == AOS_CACHELINE, "region
 #define AOS_SLOT_PAYLOAD (64u * 1024u)
 #define AOS_DATA_CHUNK (1u << 20)
 #define AOS_DATA_SIZE (64u << 20)
+/* Shared-buffer arena: address space only, pages exist once a buffer touches them. */
+#define AOS_ARENA_SIZE (64ull << 30)
+#define AOS_ARENA_MAX (1ull << 40)     /* the most a client accepts */
+#define AOS_ARENA_ALIGN (2ull << 20)   /* arena_off alignment */
 
 /* A span inside the data area, as sent by the client. The daemon bounds-checks it. */
 struct aos_span {

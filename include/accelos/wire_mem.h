@@ -29,12 +29,15 @@ enum aos_opcode_mem_blocking {
     AOS_OP_READ_BUFFER_BLOCKING = AOS_OP_READ_BUFFER | AOS_OP_BLOCKING_BIT,             /* 0x0484 */
     AOS_OP_WRITE_BUFFER_RECT_BLOCKING = AOS_OP_WRITE_BUFFER_RECT | AOS_OP_BLOCKING_BIT, /* 0x0487 */
     AOS_OP_READ_BUFFER_RECT_BLOCKING = AOS_OP_READ_BUFFER_RECT | AOS_OP_BLOCKING_BIT,   /* 0x0488 */
+    AOS_OP_BUFFER_DIRECT_BLOCKING = AOS_OP_BUFFER_DIRECT | AOS_OP_BLOCKING_BIT,         /* 0x048b */
 };
 
 /* AOS_OP_CREATE_BUFFER (sync). Followed by num_props uint64 cl_mem_properties (terminator not
  * sent; num_props == 0 and has_props == 1 means an empty list was given). init names the initial
  * contents for CL_MEM_COPY_HOST_PTR / CL_MEM_USE_HOST_PTR (len == size), or has len 0. The daemon
- * creates the real buffer with CL_MEM_COPY_HOST_PTR in place of CL_MEM_USE_HOST_PTR. */
+ * creates the real buffer with CL_MEM_COPY_HOST_PTR in place of CL_MEM_USE_HOST_PTR.
+ * Reply (also of AOS_OP_CREATE_SUB_BUFFER): value 1 when the buffer's storage lies in the client's
+ * shared-buffer arena, at arena offset value2 (the daemon chose it; size bytes from there), else 0. */
 struct aos_req_create_buffer {
     uint64_t id;
     uint64_t context;
@@ -76,6 +79,21 @@ struct aos_req_buffer_rect {
     uint64_t slice_pitch;
     uint64_t token;
     struct aos_span data;
+};
+
+/* AOS_OP_BUFFER_DIRECT (+ _BLOCKING): the client itself copies size bytes at offset of a buffer
+ * whose storage is in its arena (a protocol error otherwise). The daemon enqueues a marker after
+ * the wait list (the point where the copy may start) and, behind it, a gate that holds the queue
+ * until the client reports the copy done with AOS_OP_COMPLETE_HOST_STEP on the event id, which
+ * must be non-zero. Blocking form: answered when the copy may start. Asynchronous form: token must
+ * be non-zero; AOS_NOTE_HOST_STEP with it says the copy may start. The event completes with the
+ * status the client reports. */
+struct aos_req_buffer_direct {
+    struct aos_enqueue_hdr enq;
+    uint64_t buffer;
+    uint64_t offset;
+    uint64_t size;
+    uint64_t token;
 };
 
 /* AOS_OP_COPY_BUFFER (async). */
@@ -126,6 +144,7 @@ _Static_assert(sizeof(struct aos_req_create_buffer) == 48, "create_buffer layout
 _Static_assert(sizeof(struct aos_req_create_sub_buffer) == 40, "create_sub_buffer layout");
 _Static_assert(sizeof(struct aos_req_buffer_rw) == 56, "buffer_rw layout");
 _Static_assert(sizeof(struct aos_req_buffer_rect) == 112, "buffer_rect layout");
+_Static_assert(sizeof(struct aos_req_buffer_direct) == 56, "buffer_direct layout");
 _Static_assert(sizeof(struct aos_req_copy_buffer) == 64, "copy_buffer layout");
 _Static_assert(sizeof(struct aos_req_copy_buffer_rect) == 144, "copy_buffer_rect layout");
 _Static_assert(sizeof(struct aos_req_fill_buffer) == 56, "fill_buffer layout");

@@ -74,6 +74,7 @@ enum aos_opcode {
     AOS_OP_READ_BUFFER_RECT = 0x0408,
     AOS_OP_COPY_BUFFER_RECT = 0x0409,
     AOS_OP_MIGRATE_MEM = 0x040a,
+    AOS_OP_BUFFER_DIRECT = 0x040b, /* async; | AOS_OP_BLOCKING_BIT: sync (wire_mem.h) */
 
     /* 0x05xx: images and samplers */
     AOS_OP_CREATE_IMAGE = 0x0501,

@@ -80,6 +80,21 @@ static inline long long aos_test_status_scheduler(const char *name)
     return atoll(n + strlen(field));
 }
 
+/* Bytes of buffer storage the daemon has placed in clients' shared-buffer arenas; -1 when shared
+ * buffers are off. */
+static inline long long aos_test_status_shared_in_use(void)
+{
+    char text[16384];
+    aos_test_status_text(text, sizeof(text));
+    char *line = strstr(text, "shared-buffers ");
+    ck_assert_msg(line != NULL, "no shared-buffers line in the status report:\n%s", text);
+    if (strncmp(line, "shared-buffers on ", 18) != 0)
+        return -1;
+    char *n = strstr(line, " in-use ");
+    ck_assert_ptr_nonnull(n);
+    return atoll(n + strlen(" in-use "));
+}
+
 static inline long long aos_test_status_solo(pid_t pid)
 {
     return aos_test_status_count(pid, "solo-launches");

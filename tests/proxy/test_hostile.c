@@ -30,6 +30,7 @@
 #include "accelos/wire_core.h"
 #include "accelos/wire_event.h"
 #include "accelos/wire_mem.h"
+#include "daemon_status.h"
 #include "harness.h"
 
 #define HANGUP_MS 3000
@@ -114,6 +115,7 @@ static uint64_t wire_id(const void *handle)
 
 struct raw {
     int sock;
+    int fd; /* the region's memfd, kept to try what a hostile client could do with it */
     struct aos_region region;
     struct aos_ring req, note;
 };
@@ -130,13 +132,14 @@ static void raw_connect(struct raw *r)
     ck_assert_int_eq(welcome.status, 0);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(aos_region_attach(&r->region, fd, welcome.region_size), 0);
-    close(fd);
+    r->fd = fd;
     aos_region_ring(&r->region, &r->req, &r->note, 0);
 }
 
 static void raw_close(struct raw *r)
 {
     aos_region_unmap(&r->region);
+    close(r->fd);
     close(r->sock);
 }
 
@@ -700,6 +703,82 @@ START_TEST(test_disconnect_with_pending_work)
 }
 END_TEST
 
+/* A 1 MiB buffer in the raw client's session; the daemon must have put it in the shared arena. */
+static uint64_t raw_shared_buffer(struct raw *r, uint64_t ctx)
+{
+    struct aos_req_create_buffer buf = {.id = raw_next_id++, .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 1u << 20};
+    cl_int status;
+    uint64_t shared = 0;
+    ck_assert(raw_call(r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, &shared));
+    ck_assert_int_eq(status, CL_SUCCESS);
+    ck_assert_uint_eq(shared, 1);
+    return buf.id;
+}
+
+START_TEST(test_direct_transfer_misuse)
+{
+    /* Each malformed direct-transfer request costs that client its connection. */
+    static const char *what[] = {"an asynchronous direct transfer without a host-step token",
+                                 "a direct transfer past the buffer's end", "a direct transfer whose offset wraps",
+                                 "a direct transfer without an event id", "a blocking direct transfer with a token"};
+    for (int kind = 0; kind < 5; kind++) {
+        struct raw r;
+        raw_connect(&r);
+        uint64_t ctx = raw_context(&r, raw_next_id++);
+        uint64_t q = raw_queue(&r, ctx);
+        uint64_t buffer = raw_shared_buffer(&r, ctx);
+        struct aos_req_buffer_direct d = {
+            .enq = {.queue = q, .event = raw_next_id++}, .buffer = buffer, .size = 1u << 20, .token = 7};
+        uint32_t opcode = AOS_OP_BUFFER_DIRECT, slot = AOS_NO_SLOT;
+        switch (kind) {
+        case 0: d.token = 0; break;
+        case 1: d.offset = 1; break;
+        case 2: d.offset = UINT64_MAX - 4, d.size = 8; break;
+        case 3: d.enq.event = 0; break;
+        default:
+            opcode = AOS_OP_BUFFER_DIRECT_BLOCKING, slot = 0, d.enq.blocking = 1;
+            atomic_store(&aos_region_slot(&r.region, 0)->state, AOS_SLOT_PENDING);
+            break;
+        }
+        raw_send(&r, opcode, slot, &d, sizeof(d));
+        expect_only_this_client_dropped(&r, what[kind]);
+    }
+}
+END_TEST
+
+START_TEST(test_direct_transfer_abandoned)
+{
+    /* A client that was told it may copy into its buffer, and holds its queue so, but hangs up
+     * instead of reporting the copy done: the daemon must end the held queue and give the buffer's
+     * storage back. Nor can the client shrink the shared file under the daemon's mappings. */
+    long long before = aos_test_status_shared_in_use();
+    struct raw r;
+    raw_connect(&r);
+    uint64_t ctx = raw_context(&r, raw_next_id++);
+    uint64_t q = raw_queue(&r, ctx);
+    uint64_t buffer = raw_shared_buffer(&r, ctx);
+    ck_assert_int_eq(aos_test_status_shared_in_use() - before, 1u << 20);
+    struct aos_req_buffer_direct d = {
+        .enq = {.queue = q, .event = raw_next_id++, .blocking = 1}, .buffer = buffer, .size = 1u << 20};
+    cl_int status = 1;
+    uint64_t armed = 0;
+    ck_assert(raw_call(&r, AOS_OP_BUFFER_DIRECT_BLOCKING, &d, sizeof(d), &status, &armed));
+    ck_assert_int_eq(status, CL_SUCCESS);
+    ck_assert_uint_eq(armed, 1);
+    struct aos_req_enqueue_sync m = {.enq = {.queue = q, .event = raw_next_id++}};
+    raw_send(&r, AOS_OP_ENQUEUE_MARKER, AOS_NO_SLOT, &m, sizeof(m));
+    ck_assert_int_eq(ftruncate(r.fd, 4096), -1); /* sealed */
+    raw_still_served(&r);
+    raw_close(&r);
+    long long now = -1;
+    for (int i = 0; i < 300 && (now = aos_test_status_shared_in_use()) != before; i++)
+        usleep(10000);
+    ck_assert_int_eq(now, before);
+    daemon_healthy();
+    good_client_works();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("hostile");
@@ -718,6 +797,8 @@ int main(void)
     tcase_add_test(tc, test_bogus_ids);
     tcase_add_test(tc, test_other_clients_ids);
     tcase_add_test(tc, test_disconnect_with_pending_work);
+    tcase_add_test(tc, test_direct_transfer_misuse);
+    tcase_add_test(tc, test_direct_transfer_abandoned);
     suite_add_tcase(s, tc);
     return aos_test_run_suite(s);
 }

@@ -14,6 +14,7 @@
 
 #include "accelos/sock.h"
 #include "accelos/wire.h"
+#include "daemon_status.h"
 #include "harness.h"
 
 static cl_context ctx;
@@ -531,6 +532,7 @@ static long long daemon_bytes(int *clients)
 
 START_TEST(test_killed_client_frees_memory)
 {
+    long long shared_before = aos_test_status_shared_in_use();
     int pipefd[2];
     ck_assert_int_eq(pipe(pipefd), 0);
     pid_t pid = fork();
@@ -555,6 +557,8 @@ START_TEST(test_killed_client_frees_memory)
     ck_assert_int_eq(ok, 'y');
     int clients = 0;
     ck_assert_int_ge(daemon_bytes(&clients), 48ll << 20);
+    /* On the CPU device the buffer's storage is shared memory in the client's arena. */
+    ck_assert_int_eq(aos_test_status_shared_in_use() - shared_before, 48ll << 20);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
     long long bytes = -1;
@@ -565,6 +569,10 @@ START_TEST(test_killed_client_frees_memory)
         usleep(20000);
     }
     ck_assert_int_lt(bytes, 48ll << 20);
+    long long shared = -1;
+    for (int i = 0; i < 200 && (shared = aos_test_status_shared_in_use()) != shared_before; i++)
+        usleep(20000);
+    ck_assert_int_eq(shared, shared_before);
     close(pipefd[0]);
     close(pipefd[1]);
 }

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "accelos/futex.h"
 #include "accelos/region.h"
@@ -111,9 +113,23 @@ END_TEST
 START_TEST(test_region_layout_checks)
 {
     struct aos_region_header l;
-    aos_region_layout_default(&l, 1);
+    aos_region_layout_default(&l, 1, AOS_ARENA_SIZE);
     ck_assert_int_eq(aos_region_layout_check(&l, l.region_size), 0);
+    ck_assert_uint_ge(l.arena_off, l.region_size);
+    ck_assert_uint_eq(l.arena_off % AOS_ARENA_ALIGN, 0);
     struct aos_region_header bad = l;
+    bad.arena_off = l.region_size - 4096; /* arena over the region */
+    ck_assert_int_eq(aos_region_layout_check(&bad, l.region_size), -EPROTO);
+    bad = l;
+    bad.arena_size = AOS_ARENA_MAX + 4096; /* more than a client maps */
+    ck_assert_int_eq(aos_region_layout_check(&bad, l.region_size), -EPROTO);
+    bad = l;
+    bad.arena_size = 12345; /* not whole pages */
+    ck_assert_int_eq(aos_region_layout_check(&bad, l.region_size), -EPROTO);
+    bad = l;
+    bad.arena_size = 0; /* no arena: fine, whatever the offset */
+    ck_assert_int_eq(aos_region_layout_check(&bad, l.region_size), 0);
+    bad = l;
     bad.req_size = 3000; /* not a power of two */
     ck_assert_int_eq(aos_region_layout_check(&bad, l.region_size), -EPROTO);
     bad = l;
@@ -126,8 +142,13 @@ END_TEST
 START_TEST(test_region_span_bounds)
 {
     struct aos_region r;
-    int fd = aos_region_create(&r, 1);
+    int fd = aos_region_create(&r, 1, AOS_ARENA_SIZE);
     ck_assert_int_ge(fd, 0);
+    struct stat st;
+    ck_assert_int_eq(fstat(fd, &st), 0);
+    ck_assert_uint_eq((uint64_t)st.st_size, r.layout.arena_off + AOS_ARENA_SIZE);
+    ck_assert_int_lt(st.st_blocks * 512, 64 << 20); /* sparse: the arena costs nothing yet */
+    close(fd);
     struct aos_span ok = {.off = 0, .len = r.layout.data_size};
     struct aos_span past = {.off = r.layout.data_size - 4, .len = 8};
     struct aos_span wrap = {.off = 0xfffffff0u, .len = 0x20};
