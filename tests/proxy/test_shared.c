@@ -18,6 +18,21 @@
 #define BIG (4u << 20) /* bytes: well above the direct threshold */
 #define WORDS (BIG / 4)
 
+/* Asserts got == want for every index i below n, naming the first that differs: one Check assertion
+ * per array, since Check's per-call cost would dominate over millions of elements. */
+#define EXPECT_ALL(n, i, got, want)                                                                   \
+    do {                                                                                              \
+        size_t bad_ = SIZE_MAX;                                                                       \
+        for (size_t i = 0; i < (size_t)(n) && bad_ == SIZE_MAX; i++)                                  \
+            if ((uint64_t)(got) != (uint64_t)(want))                                                  \
+                bad_ = i;                                                                             \
+        if (bad_ != SIZE_MAX) {                                                                       \
+            size_t i = bad_;                                                                          \
+            ck_abort_msg("at index %zu: %llu, expected %llu", i, (unsigned long long)(got),          \
+                         (unsigned long long)(want));                                                 \
+        }                                                                                             \
+    } while (0)
+
 static const char *source =
     "kernel void set(global uint *a, uint v) { a[get_global_id(0)] = v; }\n"
     "kernel void twice_plus(global uint *a) { size_t i = get_global_id(0); a[i] = a[i] * 2u + 1u; }\n";
@@ -87,8 +102,7 @@ START_TEST(test_blocking_round_trip_at_offsets)
     run_twice(b);
     memset(back, 0, BIG);
     ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, BIG, back, 0, NULL, NULL), CL_SUCCESS);
-    for (uint32_t i = 0; i < WORDS; i++)
-        ck_assert_uint_eq(back[i], data[i] * 2u + 1u);
+    EXPECT_ALL(WORDS, i, back[i], data[i] * 2u + 1u);
     /* 300001 bytes at byte offset 12345: the rest of the buffer must stay as it was. */
     uint8_t *patch = malloc(300001);
     memset(patch, 0xab, 300001);
@@ -96,8 +110,7 @@ START_TEST(test_blocking_round_trip_at_offsets)
     uint8_t *bytes = malloc(BIG);
     ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, BIG, bytes, 0, NULL, NULL), CL_SUCCESS);
     const uint8_t *old = (const uint8_t *)back;
-    for (size_t i = 0; i < BIG; i++)
-        ck_assert_uint_eq(bytes[i], i >= 12345 && i < 12345 + 300001 ? 0xab : old[i]);
+    EXPECT_ALL(BIG, i, bytes[i], i >= 12345 && i < 12345 + 300001 ? 0xab : old[i]);
     memset(patch, 0, 300001);
     ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_TRUE, 12344, 300001, patch, 0, NULL, NULL), CL_SUCCESS);
     ck_assert_uint_eq(patch[0], old[12344]);
@@ -133,8 +146,7 @@ START_TEST(test_non_blocking_write_waits_for_its_wait_list)
     cl_command_type type = 0;
     clGetEventInfo(we, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL);
     ck_assert_uint_eq(type, CL_COMMAND_WRITE_BUFFER);
-    for (uint32_t i = 0; i < WORDS; i++)
-        ck_assert_uint_eq(back[i], i * 2u + 1u);
+    EXPECT_ALL(WORDS, i, back[i], i * 2u + 1u);
     clReleaseEvent(we), clReleaseEvent(re), clReleaseEvent(user);
     clReleaseMemObject(b);
     free(data), free(back);
@@ -161,8 +173,7 @@ START_TEST(test_later_kernel_waits_for_direct_read)
     ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_FALSE, 0, BIG, back, 0, NULL, &re), CL_SUCCESS);
     cl_event second = run_set(b, 2);
     ck_assert_int_eq(clFinish(queue), CL_SUCCESS);
-    for (uint32_t i = 0; i < WORDS; i++)
-        ck_assert_uint_eq(back[i], 1);
+    EXPECT_ALL(WORDS, i, back[i], 1);
     ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, BIG, back, 0, NULL, NULL), CL_SUCCESS);
     ck_assert_uint_eq(back[0], 2);
     ck_assert_uint_eq(back[WORDS - 1], 2);
@@ -172,10 +183,20 @@ START_TEST(test_later_kernel_waits_for_direct_read)
 }
 END_TEST
 
+enum { W = 1000, H = 600, D = 2, BROW = 1024, BSLICE = BROW * 640, HROW = 1100, HSLICE = HROW * 610 };
+
+/* What byte i of the buffer holds after the rect write below: the host byte that lands there
+ * inside the box (buffer origin 5,7,1; host origin 3,2,0), zero outside. */
+static uint8_t rect_expected(const uint8_t *host, size_t i)
+{
+    size_t z = i / BSLICE, y = i % BSLICE / BROW, x = i % BROW;
+    bool inside = z >= 1 && z < 1 + D && y >= 7 && y < 7 + H && x >= 5 && x < 5 + W;
+    return inside ? host[(x - 5 + 3) + (y - 7 + 2) * HROW + (z - 1) * HSLICE] : 0;
+}
+
 /* Rect transfers copy row by row between the two pitches. */
 START_TEST(test_rect_direct)
 {
-    enum { W = 1000, H = 600, D = 2, BROW = 1024, BSLICE = BROW * 640, HROW = 1100, HSLICE = HROW * 610 };
     size_t bytes = (size_t)BSLICE * 3;
     cl_mem b = aos_test_buffer(ctx, bytes, NULL);
     uint8_t *zero = calloc(1, bytes);
@@ -189,13 +210,7 @@ START_TEST(test_rect_direct)
                      CL_SUCCESS);
     uint8_t *dev = malloc(bytes);
     ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, bytes, dev, 0, NULL, NULL), CL_SUCCESS);
-    for (size_t z = 0; z < 3; z++)
-        for (size_t y = 0; y < 640; y++)
-            for (size_t x = 0; x < BROW; x++) {
-                bool inside = z >= 1 && z < 1 + D && y >= 7 && y < 7 + H && x >= 5 && x < 5 + W;
-                size_t h = (x - 5 + 3) + (y - 7 + 2) * HROW + (z - 1) * HSLICE;
-                ck_assert_uint_eq(dev[z * BSLICE + y * BROW + x], inside ? host[h] : 0);
-            }
+    EXPECT_ALL(bytes, i, dev[i], rect_expected(host, i));
     uint8_t *again = calloc(1, (size_t)HSLICE * 3);
     ck_assert_int_eq(clEnqueueReadBufferRect(queue, b, CL_TRUE, borigin, horigin, region, BROW, BSLICE, HROW, HSLICE,
                                              again, 0, NULL, NULL),
@@ -229,8 +244,7 @@ START_TEST(test_sub_buffer_direct)
     ck_assert_int_eq(clEnqueueWriteBuffer(queue, sub, CL_TRUE, 0, 1u << 20, data, 0, NULL, NULL), CL_SUCCESS);
     uint8_t *back = malloc(BIG);
     ck_assert_int_eq(clEnqueueReadBuffer(queue, parent, CL_TRUE, 0, BIG, back, 0, NULL, NULL), CL_SUCCESS);
-    for (size_t i = 0; i < BIG; i++)
-        ck_assert_uint_eq(back[i], i >= origin && i < origin + (1u << 20) ? 0x5a : 0);
+    EXPECT_ALL(BIG, i, back[i], i >= origin && i < origin + (1u << 20) ? 0x5a : 0);
     clReleaseMemObject(sub);
     clReleaseMemObject(parent);
     free(zero), free(data), free(back);
@@ -263,8 +277,7 @@ START_TEST(test_map_in_place)
     run_twice(b);
     uint32_t *back = malloc(BIG);
     ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, BIG, back, 0, NULL, NULL), CL_SUCCESS);
-    for (uint32_t i = 0; i < WORDS; i++)
-        ck_assert_uint_eq(back[i], i * 2u + 1u);
+    EXPECT_ALL(WORDS, i, back[i], i * 2u + 1u);
     clReleaseEvent(done);
     clReleaseMemObject(b);
     free(back);
