@@ -76,7 +76,8 @@ struct aos_enqueue {
 
 /* Parses the aos_enqueue_hdr that starts payload and the wait list that follows the fixed struct
  * (tail must be positioned right after it). Returns CL_SUCCESS, a CL error for unknown objects
- * (CL_INVALID_COMMAND_QUEUE, CL_INVALID_EVENT_WAIT_LIST), or CL_INVALID_VALUE; *proto is set
+ * (CL_INVALID_COMMAND_QUEUE, CL_INVALID_EVENT_WAIT_LIST), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+ * for a blocking command behind an event that already failed, or CL_INVALID_VALUE; *proto is set
  * when the request itself is malformed. */
 cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_tail *tail,
                          uint32_t slot, struct aos_enqueue *e, bool *proto);

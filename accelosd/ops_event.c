@@ -427,6 +427,19 @@ cl_int aos_reply_when_complete(struct aos_session *s, uint32_t slot, cl_event ev
 
 /* ---- Enqueue helpers ------------------------------------------------------------------------ */
 
+/* True when one of the events has already failed (a negative execution status). */
+static bool wait_list_failed(cl_event *events, cl_uint n)
+{
+    for (cl_uint i = 0; i < n; i++) {
+        cl_int status = CL_COMPLETE;
+        if (NATIVE(events[i], clGetEventInfo)(events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                                              NULL) == CL_SUCCESS &&
+            status < 0)
+            return true;
+    }
+    return false;
+}
+
 cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_tail *tail, uint32_t slot,
                          struct aos_enqueue *e, bool *proto)
 {
@@ -463,6 +476,14 @@ cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_
             }
         }
         e->num_wait = h->num_wait;
+        if (e->blocking && wait_list_failed(e->wait, e->num_wait)) {
+            /* The spec's answer for a blocking command. PoCL would never run the command, and the
+             * client would wait for it forever. */
+            free(e->wait);
+            e->wait = NULL;
+            e->num_wait = 0;
+            return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+        }
     }
     return CL_SUCCESS;
 }

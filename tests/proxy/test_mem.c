@@ -482,6 +482,43 @@ START_TEST(test_failed_calls_do_not_use_up_reply_slots)
 }
 END_TEST
 
+/* A blocking command behind an event that already failed returns the spec's error at once (PoCL on
+ * its own would never run it and the call would not return), through staging and directly, and
+ * the queue goes on working. */
+START_TEST(test_blocking_behind_failed_event)
+{
+    cl_int err;
+    cl_event failed = clCreateUserEvent(ctx, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clSetUserEventStatus(failed, -5), CL_SUCCESS);
+    size_t sizes[2] = {4096, 4u << 20};
+    for (int k = 0; k < 2; k++) {
+        uint8_t *host = calloc(1, sizes[k]);
+        cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizes[k], NULL, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        cl_event ev = NULL;
+        ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, sizes[k], host, 1, &failed, &ev),
+                         CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        ck_assert_ptr_null(ev);
+        ck_assert_int_eq(clEnqueueWriteBuffer(queue, b, CL_TRUE, 0, sizes[k], host, 1, &failed, NULL),
+                         CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        void *p = clEnqueueMapBuffer(queue, b, CL_TRUE, CL_MAP_READ, 0, sizes[k], 1, &failed, NULL, &err);
+        ck_assert_ptr_null(p);
+        ck_assert_int_eq(err, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        memset(host, 0x3c, sizes[k]);
+        ck_assert_int_eq(clEnqueueWriteBuffer(queue, b, CL_TRUE, 0, sizes[k], host, 0, NULL, NULL), CL_SUCCESS);
+        memset(host, 0, sizes[k]);
+        ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, sizes[k], host, 0, NULL, NULL), CL_SUCCESS);
+        ck_assert_uint_eq(host[0], 0x3c);
+        ck_assert_uint_eq(host[sizes[k] - 1], 0x3c);
+        ck_assert_int_eq(clFinish(queue), CL_SUCCESS);
+        clReleaseMemObject(b);
+        free(host);
+    }
+    clReleaseEvent(failed);
+}
+END_TEST
+
 START_TEST(test_destructor_callbacks)
 {
     cl_int err;
@@ -596,6 +633,7 @@ int main(void)
     tcase_add_test(tc, test_map_errors);
     tcase_add_test(tc, test_create_errors);
     tcase_add_test(tc, test_failed_calls_do_not_use_up_reply_slots);
+    tcase_add_test(tc, test_blocking_behind_failed_event);
     tcase_add_test(tc, test_destructor_callbacks);
     tcase_add_test(tc, test_killed_client_frees_memory);
     suite_add_tcase(s, tc);
