@@ -19,14 +19,13 @@
 #include "vendor.h"
 
 #define DEFAULT_VENDOR_DIR "/etc/OpenCL/vendors"
-#define SYSTEM_SOCKET "/run/accelos/accelosd.sock"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: accelosd [options]\n"
             "  --socket PATH    listen here (default: $ACCELOS_SOCKET, else\n"
-            "                   $XDG_RUNTIME_DIR/accelos/accelosd.sock, or " SYSTEM_SOCKET " with --system)\n"
+            "                   $XDG_RUNTIME_DIR/accelos/accelosd.sock, or " AOS_SYSTEM_SOCKET_PATH " with --system)\n"
             "  --system         run as the system service: socket directory 0750, socket 0660\n"
             "  --group NAME     with --system: members of group NAME may connect\n"
             "  --vendors DIR    directory of vendor .icd files (default: $ACCELOS_VENDORS or " DEFAULT_VENDOR_DIR ")\n"
@@ -123,7 +122,7 @@ int main(int argc, char **argv)
     config.own_socket_dir = !socket_path && !(socket_env && *socket_env);
     if (!socket_path) {
         if (config.system_mode)
-            socket_path = SYSTEM_SOCKET;
+            socket_path = AOS_SYSTEM_SOCKET_PATH;
         else if (aos_socket_default_path(default_path, sizeof(default_path)) == 0)
             socket_path = default_path;
         else {

@@ -19,8 +19,15 @@ int aos_socket_default_path(char *buf, size_t cap)
     else if (xdg && *xdg)
         n = snprintf(buf, cap, "%s/accelos/accelosd.sock", xdg);
     else
-        n = snprintf(buf, cap, "/run/accelos/accelosd.sock");
+        n = snprintf(buf, cap, "%s", AOS_SYSTEM_SOCKET_PATH);
     return (n < 0 || (size_t)n >= cap) ? -ENAMETOOLONG : 0;
+}
+
+const char *aos_socket_fallback_path(void)
+{
+    const char *env = getenv("ACCELOS_SOCKET");
+    const char *xdg = getenv("XDG_RUNTIME_DIR");
+    return (env && *env) || !(xdg && *xdg) ? NULL : AOS_SYSTEM_SOCKET_PATH;
 }
 
 int aos_sock_send(int sock, const void *data, size_t len, int fd)

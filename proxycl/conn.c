@@ -133,6 +133,13 @@ static int connect_daemon(void)
         return -ENAMETOOLONG;
     }
     int sock = aos_sock_connect(path);
+    const char *fallback = aos_socket_fallback_path();
+    if (sock < 0 && fallback && (sock == -ENOENT || sock == -ECONNREFUSED)) {
+        /* No user daemon: the system service, if the machine runs one, serves this user too. */
+        debug_line("no daemon at %s: %s; trying %s", path, strerror(-sock), fallback);
+        snprintf(path, sizeof(path), "%s", fallback);
+        sock = aos_sock_connect(path);
+    }
     if (sock < 0) {
         debug_line("no daemon at %s: %s", path, strerror(-sock));
         return sock;

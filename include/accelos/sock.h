@@ -4,9 +4,16 @@
 
 #include <stddef.h>
 
+/* Where the system service listens (accelosd --system). */
+#define AOS_SYSTEM_SOCKET_PATH "/run/accelos/accelosd.sock"
+
 /* Socket path: $ACCELOS_SOCKET, else $XDG_RUNTIME_DIR/accelos/accelosd.sock, else
- * /run/accelos/accelosd.sock. Returns 0 or -ENAMETOOLONG. */
+ * AOS_SYSTEM_SOCKET_PATH. Returns 0 or -ENAMETOOLONG. */
 int aos_socket_default_path(char *buf, size_t cap);
+/* The path a client tries when nothing listens at the default one: the system service's, when the
+ * default was the per-user path ($ACCELOS_SOCKET unset, $XDG_RUNTIME_DIR set); else NULL, since an
+ * explicit $ACCELOS_SOCKET means that daemon and no other. */
+const char *aos_socket_fallback_path(void);
 
 /* Sends len bytes and, when fd >= 0, the fd. Returns 0 or a negative errno. */
 int aos_sock_send(int sock, const void *data, size_t len, int fd);
