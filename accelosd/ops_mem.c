@@ -333,6 +333,13 @@ static int op_read_buffer_rect(struct aos_session *s, uint32_t slot, const void 
     return buffer_rect(s, slot, payload, len, false);
 }
 
+static void release_mem(cl_int status, void *data)
+{
+    (void)status;
+    cl_mem mem = data;
+    NATIVE(mem, clReleaseMemObject)(mem);
+}
+
 /* The client copies into or out of a shared buffer itself. ready (a marker after the wait list) says
  * when it may start; the application's event is a user event the client completes when the copy is
  * done (a host step), and a gate marker waiting for it holds the queue meanwhile, so later commands
@@ -370,6 +377,12 @@ static int op_buffer_direct(struct aos_session *s, uint32_t slot, const void *pa
         aos_event_drop(s, gate);
     else
         aos_async_error(s, "buffer_direct gate", CL_OUT_OF_RESOURCES);
+    /* Markers hold no memory object, and the application may release the buffer at once: keep its
+     * storage until the client's copy has ended. */
+    cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
+    NATIVE(buf, clRetainMemObject)(buf);
+    if (!user || aos_event_when_done(user, release_mem, buf) != CL_SUCCESS)
+        NATIVE(buf, clReleaseMemObject)(buf);
     return 0;
 }
 

@@ -183,6 +183,29 @@ START_TEST(test_later_kernel_waits_for_direct_read)
 }
 END_TEST
 
+/* The application may release a buffer right after enqueueing a non-blocking read of it (the
+ * command keeps it alive): the copy, held up behind a slow callback, must still find the data. */
+START_TEST(test_release_right_after_non_blocking_read)
+{
+    uint32_t *back = malloc(BIG);
+    memset(back, 0, BIG);
+    cl_mem b = aos_test_buffer(ctx, BIG, NULL);
+    cl_event first = run_set(b, 9);
+    ck_assert_int_eq(clSetEventCallback(first, CL_COMPLETE, slow_callback, NULL), CL_SUCCESS);
+    cl_event re = NULL;
+    ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_FALSE, 0, BIG, back, 0, NULL, &re), CL_SUCCESS);
+    ck_assert_int_eq(clReleaseMemObject(b), CL_SUCCESS);
+    cl_mem other = aos_test_buffer(ctx, BIG, NULL); /* would take the freed storage */
+    cl_event third = run_set(other, 5);
+    ck_assert_int_eq(clWaitForEvents(1, &re), CL_SUCCESS);
+    EXPECT_ALL(WORDS, i, back[i], 9);
+    ck_assert_int_eq(clFinish(queue), CL_SUCCESS);
+    clReleaseEvent(first), clReleaseEvent(re), clReleaseEvent(third);
+    clReleaseMemObject(other);
+    free(back);
+}
+END_TEST
+
 enum { W = 1000, H = 600, D = 2, BROW = 1024, BSLICE = BROW * 640, HROW = 1100, HSLICE = HROW * 610 };
 
 /* What byte i of the buffer holds after the rect write below: the host byte that lands there
@@ -333,6 +356,7 @@ int main(void)
     tcase_add_test(tc, test_blocking_round_trip_at_offsets);
     tcase_add_test(tc, test_non_blocking_write_waits_for_its_wait_list);
     tcase_add_test(tc, test_later_kernel_waits_for_direct_read);
+    tcase_add_test(tc, test_release_right_after_non_blocking_read);
     tcase_add_test(tc, test_rect_direct);
     tcase_add_test(tc, test_sub_buffer_direct);
     tcase_add_test(tc, test_map_in_place);
