@@ -157,7 +157,8 @@ static cl_int run_async(const struct aos_xfer *x, const struct box *b, uint8_t *
         encode(q, &e, x, b, false, token);
         err = aos_req_send(&r, AOS_OP_BUFFER_DIRECT);
     } else {
-        err = r.error;
+        err = r.error; /* not sent (a wait list too long for one message, say): end the step here */
+        aos_host_step_cancel(token, err);
     }
     aos_enq_complete(&e, err, event);
     return err;

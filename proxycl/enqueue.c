@@ -149,6 +149,13 @@ void aos_host_step_note(const struct aos_note_host_step *n)
         finish_step(step, n->status, true);
 }
 
+void aos_host_step_cancel(uint64_t token, cl_int status)
+{
+    struct aos_host_step *step = take(token);
+    if (step)
+        finish_step(step, status, false);
+}
+
 void aos_host_steps_fail_all(cl_int status)
 {
     for (;;) {

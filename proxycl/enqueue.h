@@ -41,6 +41,10 @@ struct aos_host_step {
 };
 /* Registers a host step for an enqueue about to be sent and returns its wire token. */
 uint64_t aos_host_step_arm(struct aos_host_step *step, cl_command_queue queue, cl_event event);
+/* Ends a step armed for a request that could not be sent: runs it with status (so it releases what
+ * it holds) without telling the daemon, which never heard of it. Does nothing when the step was
+ * already ended (the connection failed every step). */
+void aos_host_step_cancel(uint64_t token, cl_int status);
 /* Waits until every host step of queue has run (used by clFinish and blocking calls). */
 void aos_host_steps_wait(cl_command_queue queue);
 

@@ -282,6 +282,7 @@ cl_int aos_xfer_run(const struct aos_xfer *x, cl_command_queue queue, cl_bool bl
             err = aos_req_send(&r, x->opcode);
         } else {
             err = r.error;
+            aos_host_step_cancel(token, err); /* releases the piece's reference and span */
         }
         /* On a send failure the daemon is gone; the armed step still owns the piece's reference and
          * span and releases them when the connection fails its host steps. */

@@ -519,6 +519,37 @@ START_TEST(test_blocking_behind_failed_event)
 }
 END_TEST
 
+/* A non-blocking read whose wait list is too long for one request fails, and leaves nothing behind
+ * that a later clFinish would wait for, through staging and directly. */
+START_TEST(test_wait_list_too_long_for_a_request)
+{
+    enum { N = 65530 }; /* fewer than the wait-list limit, more ids than one ring message holds */
+    cl_int err;
+    cl_event *events = malloc(N * sizeof(*events));
+    for (int i = 0; i < N; i++) {
+        events[i] = clCreateUserEvent(ctx, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        ck_assert_int_eq(clSetUserEventStatus(events[i], CL_COMPLETE), CL_SUCCESS);
+    }
+    size_t sizes[2] = {4096, 1u << 20};
+    for (int k = 0; k < 2; k++) {
+        uint8_t *host = malloc(sizes[k]);
+        cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizes[k], NULL, &err);
+        ck_assert_int_eq(err, CL_SUCCESS);
+        ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_FALSE, 0, sizes[k], host, N, events, NULL),
+                         CL_OUT_OF_RESOURCES);
+        ck_assert_int_eq(clFinish(queue), CL_SUCCESS); /* it waited forever for the unsent step */
+        ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_FALSE, 0, sizes[k], host, 4, events, NULL), CL_SUCCESS);
+        ck_assert_int_eq(clFinish(queue), CL_SUCCESS);
+        clReleaseMemObject(b);
+        free(host);
+    }
+    for (int i = 0; i < N; i++)
+        clReleaseEvent(events[i]);
+    free(events);
+}
+END_TEST
+
 START_TEST(test_destructor_callbacks)
 {
     cl_int err;
@@ -634,6 +665,7 @@ int main(void)
     tcase_add_test(tc, test_create_errors);
     tcase_add_test(tc, test_failed_calls_do_not_use_up_reply_slots);
     tcase_add_test(tc, test_blocking_behind_failed_event);
+    tcase_add_test(tc, test_wait_list_too_long_for_a_request);
     tcase_add_test(tc, test_destructor_callbacks);
     tcase_add_test(tc, test_killed_client_frees_memory);
     suite_add_tcase(s, tc);
