@@ -575,6 +575,18 @@ static void host_step_done(cl_int status, void *data)
     free(w);
 }
 
+/* A host step that cannot wait for its device part: the client still has to hear of it, or its step
+ * (and every clFinish on the queue) would wait forever. */
+static void host_step_failed(struct aos_session *s, const struct aos_enqueue *e, uint64_t token, cl_int err)
+{
+    if (token) {
+        struct aos_note_host_step note = {.event = e->event_id, .token = token, .status = err};
+        aos_note_send(s, AOS_NOTE_HOST_STEP, &note, sizeof(note));
+    } else {
+        aos_reply_status(s, e->slot, err);
+    }
+}
+
 cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_event dev_event, uint64_t token)
 {
     free(e->wait);
@@ -586,8 +598,11 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
         free(w);
         aos_event_drop(s, dev_event);
         aos_event_register_failed(s, e->event_id, e->context, CL_OUT_OF_HOST_MEMORY);
-        if (!token)
-            aos_reply_status(s, e->slot, CL_OUT_OF_HOST_MEMORY);
+        struct aos_handle *h = aos_handles_find(&s->handles, e->event_id, AOS_OBJ_EVENT);
+        struct event_extra *failed = h ? h->extra : NULL;
+        if (failed) /* a host step already over: the client's report of it is no error */
+            failed->host_step = failed->host_step_done = true;
+        host_step_failed(s, e, token, CL_OUT_OF_HOST_MEMORY);
         return CL_OUT_OF_HOST_MEMORY;
     }
     NATIVE(dev_event, clRetainEvent)(dev_event);
@@ -609,8 +624,7 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
         aos_session_unref(s);
         free(w);
         x->host_step_done = true;
-        if (!token)
-            aos_reply_status(s, e->slot, err);
+        host_step_failed(s, e, token, err);
         NATIVE(user, clSetUserEventStatus)(user, err);
         if (x->host_step_ref) {
             x->host_step_ref = false;
