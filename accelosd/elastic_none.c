@@ -87,3 +87,11 @@ struct aos_device_sched_stats aos_device_sched_stats(uint32_t device)
     (void)device;
     return (struct aos_device_sched_stats){0};
 }
+
+cl_int aos_elastic_kernel_set_arg(struct aos_elastic_kernel *ek, cl_uint index, size_t size, const void *value)
+{
+    (void)ek, (void)index, (void)size, (void)value;
+    return CL_SUCCESS;
+}
+
+void aos_solo_client_gone(struct aos_session *s) { (void)s; }
