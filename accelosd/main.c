@@ -43,11 +43,19 @@ static void usage(FILE *out)
             aos_policy_name(AOS_POLICY_DEFAULT));
 }
 
-static int print_status(const char *path)
+/* fallback: where to ask when nobody listens at path (the system service, as clients do). */
+static int print_status(const char *path, const char *fallback)
 {
     int sock = aos_sock_connect(path);
+    const char *tried = NULL;
+    if (sock < 0 && fallback && (sock == -ENOENT || sock == -ECONNREFUSED)) {
+        tried = path;
+        path = fallback;
+        sock = aos_sock_connect(path);
+    }
     if (sock < 0) {
-        fprintf(stderr, "accelosd: cannot reach a daemon at %s: %s\n", path, strerror(-sock));
+        fprintf(stderr, "accelosd: cannot reach a daemon at %s%s%s: %s\n", tried ? tried : "", tried ? " nor at " : "",
+                path, strerror(-sock));
         return 1;
     }
     struct aos_hello hello = {.magic = AOS_WIRE_MAGIC, .version = AOS_WIRE_VERSION, .kind = AOS_HELLO_STATUS};
@@ -132,7 +140,7 @@ int main(int argc, char **argv)
     }
     config.socket_path = socket_path;
     if (status)
-        return print_status(socket_path);
+        return print_status(socket_path, config.own_socket_dir && !config.system_mode ? aos_socket_fallback_path() : NULL);
     if (group) {
         if (!config.system_mode) {
             fprintf(stderr, "accelosd: --group only applies with --system\n");

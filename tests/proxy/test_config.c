@@ -122,6 +122,33 @@ START_TEST(test_missing_file_stops_the_daemon)
 }
 END_TEST
 
+/* accelosd --status with no daemon listening: with the per-user default it also asks the system
+ * service, as clients do, and names both places; with an explicit socket only that one. */
+START_TEST(test_status_without_a_daemon_names_where_it_looked)
+{
+    char saved[256] = "", saved_xdg[256] = "", xdg[64] = "/tmp/accelos-config-xdg-XXXXXX", err[4096] = "";
+    snprintf(saved, sizeof(saved), "%s", getenv("ACCELOS_SOCKET") ? getenv("ACCELOS_SOCKET") : "");
+    bool had_xdg = getenv("XDG_RUNTIME_DIR") != NULL;
+    snprintf(saved_xdg, sizeof(saved_xdg), "%s", had_xdg ? getenv("XDG_RUNTIME_DIR") : "");
+    ck_assert_ptr_nonnull(mkdtemp(xdg));
+    unsetenv("ACCELOS_SOCKET");
+    setenv("XDG_RUNTIME_DIR", xdg, 1);
+    const char *args[] = {"--status", NULL};
+    int rc = run_daemon(args, err, sizeof(err), NULL, NULL, 0);
+    setenv("ACCELOS_SOCKET", saved, 1);
+    if (had_xdg)
+        setenv("XDG_RUNTIME_DIR", saved_xdg, 1);
+    else
+        unsetenv("XDG_RUNTIME_DIR");
+    rmdir(xdg);
+    ck_assert_int_eq(rc, 1);
+    ck_assert_msg(strstr(err, xdg) && strstr(err, "/run/accelos/accelosd.sock"), "stderr:\n%s", err);
+    const char *explicit_args[] = {"--status", "--socket", "/tmp/accelos-config-never.sock", NULL};
+    ck_assert_int_eq(run_daemon(explicit_args, err, sizeof(err), NULL, NULL, 0), 1);
+    ck_assert_msg(strstr(err, "/tmp/accelos-config-never.sock") && !strstr(err, "/run/accelos"), "stderr:\n%s", err);
+}
+END_TEST
+
 int main(void)
 {
     if (!aos_test_write_temp(good_path, "policy = fifo  # the native baseline\nslice_ms = 8\nmax_inflight_per_client = 16\n"
@@ -136,6 +163,7 @@ int main(void)
     tcase_add_test(tc, test_explicit_policy_wins_over_the_file);
     tcase_add_test(tc, test_errors_stop_the_daemon_with_each_line);
     tcase_add_test(tc, test_missing_file_stops_the_daemon);
+    tcase_add_test(tc, test_status_without_a_daemon_names_where_it_looked);
     suite_add_tcase(s, tc);
     const char *const args[] = {"--config", good_path, NULL};
     int rc = aos_test_run_suite_with_args(s, args);
