@@ -46,23 +46,18 @@ static void usage(FILE *out)
 /* fallback: where to ask when nobody listens at path (the system service, as clients do). */
 static int print_status(const char *path, const char *fallback)
 {
-    int sock = aos_sock_connect(path);
-    const char *tried = NULL;
-    if (sock < 0 && fallback && (sock == -ENOENT || sock == -ECONNREFUSED)) {
-        tried = path;
-        path = fallback;
-        sock = aos_sock_connect(path);
-    }
+    const char *used;
+    int sock = aos_sock_connect_or(path, fallback, &used);
     if (sock < 0) {
-        fprintf(stderr, "accelosd: cannot reach a daemon at %s%s%s: %s\n", tried ? tried : "", tried ? " nor at " : "",
-                path, strerror(-sock));
+        fprintf(stderr, "accelosd: cannot reach a daemon at %s%s%s: %s\n", path, used != path ? " nor at " : "",
+                used != path ? used : "", strerror(-sock));
         return 1;
     }
     struct aos_hello hello = {.magic = AOS_WIRE_MAGIC, .version = AOS_WIRE_VERSION, .kind = AOS_HELLO_STATUS};
     struct aos_welcome welcome;
     if (aos_sock_send(sock, &hello, sizeof(hello), -1) < 0 ||
         aos_sock_recv(sock, &welcome, sizeof(welcome), NULL, 2000) < 0 || welcome.status != 0) {
-        fprintf(stderr, "accelosd: the daemon at %s refused the status request\n", path);
+        fprintf(stderr, "accelosd: the daemon at %s refused the status request\n", used);
         close(sock);
         return 1;
     }

@@ -351,7 +351,9 @@ static int op_buffer_direct(struct aos_session *s, uint32_t slot, const void *pa
     cl_int err;
     if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(*r), &e, &err) < 0)
         return -EPROTO;
-    const struct aos_mem_extra *x = aos_mem_extra(s, r->buffer);
+    struct aos_handle *h = aos_handles_find(&s->handles, r->buffer, AOS_OBJ_MEM);
+    const struct aos_mem_extra *x = h ? h->extra : NULL;
+    cl_mem buf = h ? h->object : NULL; /* h itself may move once the event id is added below */
     bool bad_token = e.blocking ? r->token != 0 : r->token == 0;
     bool bad_range = x && (!x->shared || r->size == 0 || r->offset > x->size || r->size > x->size - r->offset);
     if (!e.event_id || bad_token || bad_range) {
@@ -379,7 +381,6 @@ static int op_buffer_direct(struct aos_session *s, uint32_t slot, const void *pa
         aos_async_error(s, "buffer_direct gate", CL_OUT_OF_RESOURCES);
     /* Markers hold no memory object, and the application may release the buffer at once: keep its
      * storage until the client's copy has ended. */
-    cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
     NATIVE(buf, clRetainMemObject)(buf);
     if (!user || aos_event_when_done(user, release_mem, buf) != CL_SUCCESS)
         NATIVE(buf, clReleaseMemObject)(buf);

@@ -30,6 +30,17 @@ const char *aos_socket_fallback_path(void)
     return (env && *env) || !(xdg && *xdg) ? NULL : AOS_SYSTEM_SOCKET_PATH;
 }
 
+int aos_sock_connect_or(const char *path, const char *fallback, const char **used)
+{
+    *used = path;
+    int sock = aos_sock_connect(path);
+    if (sock < 0 && fallback && (sock == -ENOENT || sock == -ECONNREFUSED)) {
+        *used = fallback;
+        sock = aos_sock_connect(fallback);
+    }
+    return sock;
+}
+
 int aos_sock_send(int sock, const void *data, size_t len, int fd)
 {
     struct iovec iov = {.iov_base = (void *)data, .iov_len = len};

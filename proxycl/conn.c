@@ -132,16 +132,12 @@ static int connect_daemon(void)
         debug_line("socket path too long (ACCELOS_SOCKET or XDG_RUNTIME_DIR)");
         return -ENAMETOOLONG;
     }
-    int sock = aos_sock_connect(path);
-    const char *fallback = aos_socket_fallback_path();
-    if (sock < 0 && fallback && (sock == -ENOENT || sock == -ECONNREFUSED)) {
-        /* No user daemon: the system service, if the machine runs one, serves this user too. */
-        debug_line("no daemon at %s: %s; trying %s", path, strerror(-sock), fallback);
-        snprintf(path, sizeof(path), "%s", fallback);
-        sock = aos_sock_connect(path);
-    }
+    /* No user daemon: the system service, if the machine runs one, serves this user too. */
+    const char *used;
+    int sock = aos_sock_connect_or(path, aos_socket_fallback_path(), &used);
     if (sock < 0) {
-        debug_line("no daemon at %s: %s", path, strerror(-sock));
+        debug_line("no daemon at %s%s%s: %s", path, used != path ? " nor at " : "", used != path ? used : "",
+                   strerror(-sock));
         return sock;
     }
     struct aos_hello hello = {.magic = AOS_WIRE_MAGIC, .version = AOS_WIRE_VERSION, .kind = AOS_HELLO_CLIENT};
@@ -159,7 +155,7 @@ static int connect_daemon(void)
     if (fd >= 0)
         close(fd);
     if (rc < 0) {
-        debug_line("daemon at %s did not accept the connection: %s", path, strerror(-rc));
+        debug_line("daemon at %s did not accept the connection: %s", used, strerror(-rc));
         close(sock);
         return rc;
     }

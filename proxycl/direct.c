@@ -13,9 +13,7 @@
  * second copy of a few KiB (bench/RESULTS.md section 1).
  */
 #include <stdlib.h>
-#include <string.h>
 
-#include "accelos/wire_event.h"
 #include "accelos/wire_mem.h"
 #include "conn.h"
 #include "enqueue.h"
@@ -43,25 +41,11 @@ static struct box box_of(const struct aos_xfer *x)
 
 static void copy_box(const struct aos_xfer *x, const struct box *b, uint8_t *dev)
 {
-    bool dev_packed = b->dev_row == b->row_bytes && (x->region[2] == 1 || b->dev_slice == b->row_bytes * x->region[1]);
-    bool host_packed = x->host_row == b->row_bytes && (x->region[2] == 1 || x->host_slice == b->row_bytes * x->region[1]);
-    if (dev_packed && host_packed) {
-        size_t n = b->row_bytes * x->region[1] * x->region[2];
-        if (x->write)
-            memcpy(dev, x->host, n);
-        else
-            memcpy(x->host, dev, n);
-        return;
-    }
-    for (size_t z = 0; z < x->region[2]; z++)
-        for (size_t y = 0; y < x->region[1]; y++) {
-            uint8_t *d = dev + z * b->dev_slice + y * b->dev_row;
-            uint8_t *h = x->host + z * x->host_slice + y * x->host_row;
-            if (x->write)
-                memcpy(d, h, b->row_bytes);
-            else
-                memcpy(h, d, b->row_bytes);
-        }
+    struct aos_rows host = {x->host, x->host_row, x->host_slice}, buffer = {dev, b->dev_row, b->dev_slice};
+    if (x->write)
+        aos_copy_rows(buffer, host, b->row_bytes, x->region[1], x->region[2]);
+    else
+        aos_copy_rows(host, buffer, b->row_bytes, x->region[1], x->region[2]);
 }
 
 /* This process's address of the box's first byte when the transfer can go direct, else NULL. */
@@ -106,8 +90,7 @@ static cl_int run_blocking(const struct aos_xfer *x, const struct box *b, uint8_
     if (armed) {
         if (err == CL_SUCCESS)
             copy_box(x, b, dev);
-        struct aos_req_event_status done = {.event = e.event->obj.id, .status = err == CL_SUCCESS ? CL_COMPLETE : err};
-        cl_int sent = aos_send(AOS_OP_COMPLETE_HOST_STEP, &done, sizeof(done));
+        cl_int sent = aos_host_step_report(e.event->obj.id, err);
         if (err == CL_SUCCESS)
             err = sent;
     }

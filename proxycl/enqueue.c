@@ -126,15 +126,19 @@ static struct aos_host_step *take(uint64_t token)
     return step;
 }
 
+cl_int aos_host_step_report(uint64_t event_id, cl_int status)
+{
+    struct aos_req_event_status r = {.event = event_id, .status = status < 0 ? status : CL_COMPLETE};
+    return aos_send(AOS_OP_COMPLETE_HOST_STEP, &r, sizeof(r));
+}
+
 static void finish_step(struct aos_host_step *step, cl_int status, bool tell_daemon)
 {
     cl_command_queue q = step->queue;
     uint64_t event_id = step->event_id;
     step->run(step, status); /* may free step */
-    if (tell_daemon) {
-        struct aos_req_event_status r = {.event = event_id, .status = status < 0 ? status : CL_COMPLETE};
-        aos_send(AOS_OP_COMPLETE_HOST_STEP, &r, sizeof(r));
-    }
+    if (tell_daemon)
+        aos_host_step_report(event_id, status);
     pthread_mutex_lock(&q->host_lock);
     q->host_pending--;
     pthread_cond_broadcast(&q->host_cond);

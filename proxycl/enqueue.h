@@ -41,6 +41,9 @@ struct aos_host_step {
 };
 /* Registers a host step for an enqueue about to be sent and returns its wire token. */
 uint64_t aos_host_step_arm(struct aos_host_step *step, cl_command_queue queue, cl_event event);
+/* Tells the daemon the host side of event_id's command ended with status (CL_COMPLETE when not
+ * negative); the command's event then completes. Returns the send's result. */
+cl_int aos_host_step_report(uint64_t event_id, cl_int status);
 /* Ends a step armed for a request that could not be sent: runs it with status (so it releases what
  * it holds) without telling the daemon, which never heard of it. Does nothing when the step was
  * already ended (the connection failed every step). */

@@ -7,7 +7,8 @@
  * kept here: maps return host_ptr + offset and copy the device data into it (see map.c).
  * Contents too large for one staging allocation are written after creation through a private
  * queue. The reply says whether the daemon put the buffer's storage in the shared-buffer arena
- * (CPU devices); transfers of such buffers then copy directly (direct.c). clGetMemObjectInfo is answered from what the client already knows; no round trip.
+ * (CPU devices); transfers of such buffers then copy directly (direct.c). clGetMemObjectInfo is
+ * answered from what the client already knows; no round trip.
  * Destructor callbacks run here when the client object is really freed (last release and no
  * sub-buffer or image still holding it).
  */

@@ -50,6 +50,15 @@ struct aos_xfer {
 cl_int aos_xfer_run(const struct aos_xfer *x, cl_command_queue queue, cl_bool blocking, cl_uint num_wait,
                     const cl_event *wait, cl_event *event, cl_command_type command_type);
 
+/* A box of rows in memory: its first byte, and the strides between rows and between slices. */
+struct aos_rows {
+    uint8_t *at;
+    size_t row, slice;
+};
+/* Copies slices x rows rows of row_bytes each from one layout of a box to another (transfer.c);
+ * one memcpy when both are contiguous. */
+void aos_copy_rows(struct aos_rows dst, struct aos_rows src, size_t row_bytes, size_t rows, size_t slices);
+
 /* Runs the transfer directly between application memory and the buffer when its storage is in the
  * shared-buffer arena and it is large enough to gain (direct.c): returns true with the result in
  * *err. Returns false, having done nothing, when the transfer must use the staging path. */

@@ -101,27 +101,33 @@ static size_t box_bytes(const struct aos_xfer *x, const size_t reg[3])
     return reg[0] * x->unit * reg[1] * reg[2];
 }
 
+static bool rows_contiguous(struct aos_rows r, size_t row_bytes, size_t rows, size_t slices)
+{
+    return r.row == row_bytes && (slices == 1 || r.slice == row_bytes * rows);
+}
+
+void aos_copy_rows(struct aos_rows dst, struct aos_rows src, size_t row_bytes, size_t rows, size_t slices)
+{
+    if (rows_contiguous(dst, row_bytes, rows, slices) && rows_contiguous(src, row_bytes, rows, slices)) {
+        memcpy(dst.at, src.at, row_bytes * rows * slices);
+        return;
+    }
+    for (size_t z = 0; z < slices; z++)
+        for (size_t y = 0; y < rows; y++)
+            memcpy(dst.at + z * dst.slice + y * dst.row, src.at + z * src.slice + y * src.row, row_bytes);
+}
+
 /* Copies between application memory and a tightly packed staging piece. */
 static void pack(const struct aos_xfer *x, const size_t off[3], const size_t reg[3], uint8_t *stage, bool to_stage)
 {
     size_t row = reg[0] * x->unit;
-    const uint8_t *base = x->host + off[0] * x->unit + off[1] * x->host_row + off[2] * x->host_slice;
-    if (x->host_row == row && (reg[2] == 1 || x->host_slice == row * reg[1])) {
-        if (to_stage)
-            memcpy(stage, base, row * reg[1] * reg[2]);
-        else
-            memcpy((uint8_t *)base, stage, row * reg[1] * reg[2]);
-        return;
-    }
-    for (size_t z = 0; z < reg[2]; z++)
-        for (size_t y = 0; y < reg[1]; y++) {
-            uint8_t *h = (uint8_t *)base + y * x->host_row + z * x->host_slice;
-            uint8_t *s = stage + (z * reg[1] + y) * row;
-            if (to_stage)
-                memcpy(s, h, row);
-            else
-                memcpy(h, s, row);
-        }
+    struct aos_rows host = {x->host + off[0] * x->unit + off[1] * x->host_row + off[2] * x->host_slice, x->host_row,
+                            x->host_slice};
+    struct aos_rows packed = {stage, row, row * reg[1]};
+    if (to_stage)
+        aos_copy_rows(packed, host, row, reg[1], reg[2]);
+    else
+        aos_copy_rows(host, packed, row, reg[1], reg[2]);
 }
 
 /* ---- Engine ----------------------------------------------------------------------------------- */

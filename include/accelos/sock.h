@@ -15,6 +15,10 @@ int aos_socket_default_path(char *buf, size_t cap);
  * explicit $ACCELOS_SOCKET means that daemon and no other. */
 const char *aos_socket_fallback_path(void);
 
+/* Connects to path or, when nobody listens there (no socket, or refused) and fallback is not NULL,
+ * to fallback. Returns the fd or a negative errno; *used names the path of the last attempt. */
+int aos_sock_connect_or(const char *path, const char *fallback, const char **used);
+
 /* Sends len bytes and, when fd >= 0, the fd. Returns 0 or a negative errno. */
 int aos_sock_send(int sock, const void *data, size_t len, int fd);
 /* Receives exactly len bytes within timeout_ms, plus at most one fd (*fd = -1 if none; extra fds

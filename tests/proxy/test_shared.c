@@ -159,6 +159,17 @@ static void CL_CALLBACK slow_callback(cl_event ev, cl_int status, void *data)
     usleep(300000); /* holds ProxyCL's callback thread, which also runs the read's copy */
 }
 
+/* A kernel sets b to value, then a non-blocking read of b into back is enqueued whose copy is held
+ * up behind a slow callback on the kernel's event. Returns the read's event, *kernel the kernel's. */
+static cl_event held_up_read(cl_mem b, uint32_t value, uint32_t *back, cl_event *kernel)
+{
+    *kernel = run_set(b, value);
+    ck_assert_int_eq(clSetEventCallback(*kernel, CL_COMPLETE, slow_callback, NULL), CL_SUCCESS);
+    cl_event re = NULL;
+    ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_FALSE, 0, BIG, back, 0, NULL, &re), CL_SUCCESS);
+    return re;
+}
+
 /* A later kernel must not overwrite the buffer while a non-blocking read is still copying it out:
  * the read's copy is held up behind a slow callback on the callback thread, and the kernel after
  * the read is enqueued at once. */
@@ -167,10 +178,7 @@ START_TEST(test_later_kernel_waits_for_direct_read)
     uint32_t *back = malloc(BIG);
     memset(back, 0, BIG);
     cl_mem b = aos_test_buffer(ctx, BIG, NULL);
-    cl_event first = run_set(b, 1);
-    ck_assert_int_eq(clSetEventCallback(first, CL_COMPLETE, slow_callback, NULL), CL_SUCCESS);
-    cl_event re = NULL;
-    ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_FALSE, 0, BIG, back, 0, NULL, &re), CL_SUCCESS);
+    cl_event first, re = held_up_read(b, 1, back, &first);
     cl_event second = run_set(b, 2);
     ck_assert_int_eq(clFinish(queue), CL_SUCCESS);
     EXPECT_ALL(WORDS, i, back[i], 1);
@@ -190,10 +198,7 @@ START_TEST(test_release_right_after_non_blocking_read)
     uint32_t *back = malloc(BIG);
     memset(back, 0, BIG);
     cl_mem b = aos_test_buffer(ctx, BIG, NULL);
-    cl_event first = run_set(b, 9);
-    ck_assert_int_eq(clSetEventCallback(first, CL_COMPLETE, slow_callback, NULL), CL_SUCCESS);
-    cl_event re = NULL;
-    ck_assert_int_eq(clEnqueueReadBuffer(queue, b, CL_FALSE, 0, BIG, back, 0, NULL, &re), CL_SUCCESS);
+    cl_event first, re = held_up_read(b, 9, back, &first);
     ck_assert_int_eq(clReleaseMemObject(b), CL_SUCCESS);
     cl_mem other = aos_test_buffer(ctx, BIG, NULL); /* would take the freed storage */
     cl_event third = run_set(other, 5);

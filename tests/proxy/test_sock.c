@@ -1,7 +1,12 @@
 /* Unit tests of the socket path rules a client and the daemon share (common/sock.c). */
 #include <check.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "accelos/sock.h"
 
@@ -55,12 +60,56 @@ START_TEST(test_fallback_to_the_system_service)
 }
 END_TEST
 
+/* A listening Unix socket at path; returns its fd. */
+static int listen_at(const char *path)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+    ck_assert_int_eq(listen(fd, 4), 0);
+    return fd;
+}
+
+/* The fallback is tried only when nobody listens at the first path, and *used says where the
+ * connection went. */
+START_TEST(test_connect_or_falls_back_only_when_nobody_listens)
+{
+    char dir[64] = "/tmp/accelos-sock-XXXXXX", first[128], second[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(first, sizeof(first), "%s/first.sock", dir);
+    snprintf(second, sizeof(second), "%s/second.sock", dir);
+    int l2 = listen_at(second);
+    const char *used = NULL;
+    int s = aos_sock_connect_or(first, second, &used); /* no socket at first */
+    ck_assert_int_ge(s, 0);
+    ck_assert_ptr_eq(used, second);
+    close(s);
+    ck_assert_int_eq(aos_sock_connect_or(first, NULL, &used), -ENOENT);
+    ck_assert_ptr_eq(used, first);
+    int l1 = listen_at(first);
+    s = aos_sock_connect_or(first, second, &used); /* somebody at first: no fallback */
+    ck_assert_int_ge(s, 0);
+    ck_assert_ptr_eq(used, first);
+    close(s);
+    close(l1); /* a stale socket file: refused, so the fallback again */
+    s = aos_sock_connect_or(first, second, &used);
+    ck_assert_int_ge(s, 0);
+    ck_assert_ptr_eq(used, second);
+    close(s);
+    close(l2);
+    unlink(first), unlink(second), rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sock");
     TCase *tc = tcase_create("paths");
     tcase_add_test(tc, test_default_paths);
     tcase_add_test(tc, test_fallback_to_the_system_service);
+    tcase_add_test(tc, test_connect_or_falls_back_only_when_nobody_listens);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
