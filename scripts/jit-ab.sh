@@ -3,6 +3,8 @@
 # alternate, ROUNDS times each, and the per-kernel median of the direct shape's
 # speed (native / direct) is compared, with geomean and worst.
 #   scripts/jit-ab.sh BASE_BENCH NEW_BENCH OUTDIR [ROUNDS] [REPS]
+# COLUMN picks the report's column: "speed (direct)" (wall time, the default) or
+# "speed (direct, paired)" (launches alternating with native; reports since session 18).
 # A base binary from an older commit:
 #   git worktree add /tmp/basewt REV && cmake -S /tmp/basewt -B /tmp/basewt/build \
 #     && cmake --build /tmp/basewt/build --target accelos-jit-bench
@@ -18,16 +20,21 @@ for r in $(seq "$rounds"); do
 		"$bin" --reps "$reps" --out "$out/$cfg.$r.md" bench/jit/specs/*.spec >/dev/null
 	done
 done
-python3 - "$out" <<'PY'
+python3 - "$out" "${COLUMN:-speed (direct)}" <<'PY'
 import glob, math, statistics, sys
-out = sys.argv[1]
+out, column = sys.argv[1], sys.argv[2]
 def load(cfg):
     runs = {}
     for f in sorted(glob.glob(f'{out}/{cfg}.*.md')):
+        col = None
         for line in open(f):
-            if line.startswith('| ') and '.cl:' in line:
-                cells = [c.strip() for c in line.strip().strip('|').split('|')]
-                runs.setdefault(cells[0], []).append(float(cells[-1]))
+            cells = [c.strip() for c in line.strip().strip('|').split('|')]
+            if line.startswith('| kernel |'):
+                col = cells.index(column) if column in cells else None
+            elif line.startswith('| ') and '.cl:' in line and col is not None:
+                runs.setdefault(cells[0], []).append(float(cells[col]))
+    if not runs:
+        sys.exit(f'{out}/{cfg}.*.md: no column "{column}"')
     return runs
 base, new = load('base'), load('new')
 geo = lambda v: math.exp(sum(map(math.log, v)) / len(v))

@@ -11,9 +11,14 @@
  *             sample; speed = median over the --reps samples of native /
  *             rewritten within the sample (>1: faster). Pairing neighbours
  *             cancels the machine's drift between samples; the times shown are
- *             the medians of each shape's own samples.
+ *             the medians of each shape's own samples. All shapes of a sample
+ *             run on the same buffers (--buffers shape: each on its own).
  *   direct:   on SPIR targets also the direct shape (accelos/vndrange.h) in one
- *             wave over all virtual groups, interleaved the same way.
+ *             wave over all virtual groups, interleaved the same way, and
+ *             "paired": native and direct launches alternating one by one in
+ *             the same batch, speed = median over the pairs of their kernel
+ *             times (event profiling), median over the samples. It cancels
+ *             drift at the scale of one launch instead of one batch.
  *   JIT cost: aos_jit_compile (no cache) + clBuildProgram of the binary vs
  *             clBuildProgram of the source, and aos_jit_compile on a cache hit.
  * PoCL's own kernel cache is switched off (POCL_KERNEL_CACHE=0) so both build
@@ -37,6 +42,7 @@ struct row {
 	double native_ms, rewritten_ms, speed;       /* wall time per launch */
 	double native_kms, rewritten_kms, kspeed;    /* kernel commands only */
 	double direct_ms, dspeed;                    /* direct shape, one wave (SPIR only) */
+	double pspeed;                               /* direct, launches alternating with native */
 	int has_direct;
 	size_t groups, phys;
 	unsigned chunk;
@@ -97,8 +103,50 @@ static char *read_text(const char *path, size_t *len)
 	return s;
 }
 
+/*
+ * One paired sample: `pairs` pairs of a native and a direct launch, alternating one by one on
+ * the same queue and buffers (N D, D N, N D, ...), so both shapes see the same machine from
+ * launch to launch. *ratio is the median over the pairs of the native kernel time over the
+ * direct one (event profiling): a launch that the host preempted spoils its pair, not the
+ * sample.
+ */
+static int time_paired(struct aos_clenv *env, cl_program nat, cl_program rw,
+		       const struct aos_launch_spec *o, const struct aos_clrun_args *set,
+		       const struct aos_sched_cfg *direct, int pairs, double *ratio)
+{
+	struct aos_clrun_prepared *p[2] = { NULL, NULL };
+	cl_event *ev = calloc((size_t)pairs * 4, sizeof(*ev));
+	double *pair_ratio = calloc((size_t)pairs, sizeof(*pair_ratio));
+	int rc = !ev || !pair_ratio ||
+		 aos_clrun_prepare(env, nat, o->kernel, &o->launch, set, NULL, &p[0]) ||
+		 aos_clrun_prepare(env, rw, o->kernel, &o->launch, set, direct, &p[1]);
+	/* Launch j is native when j % 4 is 0 or 3: pair j / 2 holds one launch of each. */
+	for (int j = 0; !rc && j < 2 * pairs; j++) {
+		int shape = (j % 4 == 0 || j % 4 == 3) ? 0 : 1;
+		rc = aos_clrun_enqueue(env, p[shape], &ev[2 * j], &ev[2 * j + 1]) != CL_SUCCESS;
+	}
+	if (!rc)
+		rc = clFinish(env->queue) != CL_SUCCESS;
+	for (int k = 0; !rc && k < pairs; k++) {
+		int n = 2 * k + (k % 2), d = 2 * k + 1 - (k % 2);
+		double tn = aos_clrun_span_ms(ev[2 * n], ev[2 * n + 1]);
+		double td = aos_clrun_span_ms(ev[2 * d], ev[2 * d + 1]);
+		pair_ratio[k] = td > 0 ? tn / td : 0;
+	}
+	for (int j = 0; ev && j < 4 * pairs; j++)
+		if (ev[j])
+			clReleaseEvent(ev[j]);
+	*ratio = rc ? 0 : median(pair_ratio, pairs);
+	aos_clrun_prepared_destroy(p[0]);
+	aos_clrun_prepared_destroy(p[1]);
+	free(pair_ratio);
+	free(ev);
+	return rc || *ratio <= 0;
+}
+
 /* One launch: builds, times, fills `r`. */
 static unsigned forced_chunk; /* --chunk: override the compiled chunk (0 = keep) */
+static int per_shape_buffers; /* --buffers shape: each shape on buffers of its own (before session 18) */
 
 static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const char *cache_dir,
 		     int reps, struct row *r)
@@ -111,8 +159,9 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	double *tn = calloc((size_t)reps, sizeof(double)), *tr = calloc((size_t)reps, sizeof(double));
 	double *kn = calloc((size_t)reps, sizeof(double)), *kr = calloc((size_t)reps, sizeof(double));
 	double *td = calloc((size_t)reps, sizeof(double)), kd;
+	double *tp = calloc((size_t)reps, sizeof(double));
 	int rc = -1;
-	if (!src || !tn || !tr || !kn || !kr || !td)
+	if (!src || !tn || !tr || !kn || !kr || !td || !tp)
 		goto out;
 
 	double t0 = now_ms();
@@ -159,38 +208,58 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	/* Batch size: enough launches for ~20 ms of native work per sample. Every shape runs
 	 * once first: PoCL compiles a kernel at its first launch, which no sample may time. */
 	double probe, kprobe, unused;
-	if (aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs, o->seed, &cfg, 3,
-			   &probe, &kprobe) ||
-	    (r->has_direct && aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs,
-					     o->seed, &direct, 3, &unused, &kprobe)) ||
-	    aos_clrun_time(env, nat, o->kernel, &o->launch, o->args, o->nargs, o->seed, NULL, 3,
-			   &probe, &kprobe))
+	struct aos_clrun_args *set = NULL;
+	if (aos_clrun_args_create(env, o->args, o->nargs, o->seed, &set))
+		goto out;
+	int warm = aos_clrun_time(env, rw, o->kernel, &o->launch, set, &cfg, 3, &probe, &kprobe) ||
+		   (r->has_direct &&
+		    aos_clrun_time(env, rw, o->kernel, &o->launch, set, &direct, 3, &unused, &kprobe)) ||
+		   aos_clrun_time(env, nat, o->kernel, &o->launch, set, NULL, 3, &probe, &kprobe);
+	aos_clrun_args_destroy(set);
+	set = NULL;
+	if (warm)
 		goto out;
 	int iters = probe > 0 ? (int)(20.0 / probe) : 1000;
 	iters = iters < 3 ? 3 : iters > 2000 ? 2000 : iters;
 	r->iters = iters;
 	for (int i = 0; i < reps; i++) {
 		/* Shapes in turn: native, loop, direct; backwards every other sample, so none
-		 * always runs first (on fresh caches) or last. */
-		for (int step = 0; step < 3; step++) {
-			int shape = i % 2 ? 2 - step : step, rc = 0;
+		 * always runs first (on fresh caches) or last. All shapes of a sample run on the
+		 * same buffers (fresh each sample): where a buffer lands (its alignment against
+		 * the others, huge pages or not) moves a memory-bound kernel by 10-20 %, which
+		 * per-shape buffers turned into noise between the shapes. */
+		int rc = aos_clrun_args_create(env, o->args, o->nargs, o->seed, &set);
+		for (int step = 0; step < 3 && rc == 0; step++) {
+			int shape = i % 2 ? 2 - step : step;
+			if (per_shape_buffers && step > 0) {
+				aos_clrun_args_destroy(set);
+				set = NULL;
+				if ((rc = aos_clrun_args_create(env, o->args, o->nargs, o->seed, &set)))
+					break;
+			}
 			if (shape == 0)
-				rc = aos_clrun_time(env, nat, o->kernel, &o->launch, o->args, o->nargs,
-						    o->seed, NULL, iters, &tn[i], &kn[i]);
+				rc = aos_clrun_time(env, nat, o->kernel, &o->launch, set, NULL, iters,
+						    &tn[i], &kn[i]);
 			else if (shape == 1)
-				rc = aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs,
-						    o->seed, &cfg, iters, &tr[i], &kr[i]);
+				rc = aos_clrun_time(env, rw, o->kernel, &o->launch, set, &cfg, iters,
+						    &tr[i], &kr[i]);
 			else if (r->has_direct)
-				rc = aos_clrun_time(env, rw, o->kernel, &o->launch, o->args, o->nargs,
-						    o->seed, &direct, iters, &td[i], &kd);
-			if (rc)
-				goto out;
+				rc = aos_clrun_time(env, rw, o->kernel, &o->launch, set, &direct, iters,
+						    &td[i], &kd);
 		}
+		if (rc == 0 && r->has_direct)
+			rc = time_paired(env, nat, rw, o, set, &direct, iters, &tp[i]);
+		aos_clrun_args_destroy(set);
+		set = NULL;
+		if (rc)
+			goto out;
 	}
 	r->speed = median_ratio(tn, tr, reps);
 	r->kspeed = median_ratio(kn, kr, reps);
-	if (r->has_direct)
+	if (r->has_direct) {
 		r->dspeed = median_ratio(tn, td, reps);
+		r->pspeed = median(tp, reps);
+	}
 	r->native_ms = median(tn, reps);
 	r->rewritten_ms = median(tr, reps);
 	r->native_kms = median(kn, reps);
@@ -213,6 +282,7 @@ out:
 	free(kn);
 	free(kr);
 	free(td);
+	free(tp);
 	free(src);
 	free(log);
 	return rc;
@@ -231,16 +301,18 @@ static int split_words(char *line, char **argv, int max)
 static void report(FILE *f, struct row *rows, int n, const char *device, int reps)
 {
 	double lg = 0, klg = 0, worst = 1e30, kworst = 1e30, jit_lg = 0, worst_jit = 0, max_hit = 0;
-	double dlg = 0, dworst = 1e30;
+	double dlg = 0, dworst = 1e30, plg = 0, pworst = 1e30;
 	int m = 0, md = 0;
 	const char *worst_name = "", *kworst_name = "", *worst_jit_name = "", *dworst_name = "";
+	const char *pworst_name = "";
 	fprintf(f, "Device: %s. %d interleaved samples per kernel, each a batch of back-to-back "
 		   "launches (~20 ms) of every shape; speeds are the median over the samples of the "
 		   "ratio within a sample, times the median of each shape's samples.\n\n", device, reps);
 	fprintf(f, "| kernel | groups | phys | chunk | native wall ms | rewritten wall ms | speed (wall) "
 		   "| native kernel ms | rewritten kernel ms | speed (kernel) | native build ms "
-		   "| JIT+build ms | JIT cost | cache hit ms | direct wall ms | speed (direct) |\n"
-		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+		   "| JIT+build ms | JIT cost | cache hit ms | direct wall ms | speed (direct) "
+		   "| speed (direct, paired) |\n"
+		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int i = 0; i < n; i++) {
 		struct row *r = &rows[i];
 		if (!r->ok)
@@ -253,15 +325,20 @@ static void report(FILE *f, struct row *rows, int n, const char *device, int rep
 			r->native_kms, r->rewritten_kms, r->kspeed, r->native_build_ms, jit_total,
 			jit_ratio, r->hit_ms);
 		if (r->has_direct) {
-			fprintf(f, " %.4f | %.3f |\n", r->direct_ms, r->dspeed);
+			fprintf(f, " %.4f | %.3f | %.3f |\n", r->direct_ms, r->dspeed, r->pspeed);
 			dlg += log(r->dspeed);
+			plg += log(r->pspeed);
+			if (r->pspeed < pworst) {
+				pworst = r->pspeed;
+				pworst_name = r->name;
+			}
 			md++;
 			if (r->dspeed < dworst) {
 				dworst = r->dspeed;
 				dworst_name = r->name;
 			}
 		} else {
-			fprintf(f, " - | - |\n");
+			fprintf(f, " - | - | - |\n");
 		}
 		lg += log(r->speed);
 		klg += log(r->kspeed);
@@ -292,8 +369,9 @@ static void report(FILE *f, struct row *rows, int n, const char *device, int rep
 		exp(jit_lg / m), worst_jit, worst_jit_name, max_hit);
 	if (md)
 		fprintf(f, "\n**Direct shape (%d kernels, one wave).** Speed, wall time: geomean **%.3fx**, "
-			   "worst **%.3fx** (%s).\n",
-			md, exp(dlg / md), dworst, dworst_name);
+			   "worst **%.3fx** (%s). Speed, launches alternating with native (kernel time): "
+			   "geomean **%.3fx**, worst **%.3fx** (%s).\n",
+			md, exp(dlg / md), dworst, dworst_name, exp(plg / md), pworst, pworst_name);
 }
 
 int main(int argc, char **argv)
@@ -306,15 +384,18 @@ int main(int argc, char **argv)
 			reps = atoi(argv[++first]);
 		else if (strcmp(argv[first], "--chunk") == 0 && first + 1 < argc)
 			forced_chunk = (unsigned)atoi(argv[++first]);
+		else if (strcmp(argv[first], "--buffers") == 0 && first + 1 < argc &&
+			 (strcmp(argv[first + 1], "shape") == 0 || strcmp(argv[first + 1], "sample") == 0))
+			per_shape_buffers = strcmp(argv[++first], "shape") == 0;
 		else if (strcmp(argv[first], "--out") == 0 && first + 1 < argc)
 			out_path = argv[++first];
 		else {
-			fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C] [--out FILE.md] KERNEL.cl|SPEC...\n");
+			fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
 			return 2;
 		}
 	}
 	if (reps < 1 || first == argc) {
-		fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C] [--out FILE.md] KERNEL.cl|SPEC...\n");
+		fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
 		return 2;
 	}
 	setenv("POCL_KERNEL_CACHE", "0", 0); /* overridable: inspecting PoCL output needs it on */
@@ -353,8 +434,9 @@ int main(int argc, char **argv)
 				snprintf(r->name, sizeof(r->name), "%s:%s", base ? base + 1 : source,
 					 spec.kernel);
 				bench_one(&env, &spec, cache_dir, reps, r);
-				fprintf(stderr, "%-48s %s speed %.3f direct %.3f\n", r->name,
-					r->ok ? "ok" : "skipped", r->speed, r->dspeed);
+				fprintf(stderr, "%-48s %s speed %.3f direct %.3f paired %.3f\n",
+					r->name, r->ok ? "ok" : "skipped", r->speed, r->dspeed,
+					r->pspeed);
 			}
 			aos_launch_spec_free(&spec);
 		}

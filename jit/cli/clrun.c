@@ -163,8 +163,9 @@ static void release_state(struct launch_state *s)
 	free(s->samplers);
 }
 
-static cl_int set_arg(struct aos_clenv *env, cl_kernel k, cl_uint i, const struct aos_argspec *a,
-		      uint64_t seed, struct launch_state *s)
+/* Creates argument i's memory object or sampler (seeded contents); other kinds need none. */
+static cl_int create_arg(struct aos_clenv *env, cl_uint i, const struct aos_argspec *a,
+			 uint64_t seed, struct launch_state *s)
 {
 	cl_int e = CL_SUCCESS;
 	void *host = NULL;
@@ -201,8 +202,13 @@ static cl_int set_arg(struct aos_clenv *env, cl_kernel k, cl_uint i, const struc
 		break;
 	}
 	free(host);
-	if (e != CL_SUCCESS)
-		return e;
+	return e;
+}
+
+/* Sets kernel argument i from the spec and the objects create_arg made. */
+static cl_int bind_arg(cl_kernel k, cl_uint i, const struct aos_argspec *a,
+		       const struct launch_state *s)
+{
 	switch (a->kind) {
 	case AOS_ARG_BUFFER:
 	case AOS_ARG_IMAGE_IN:
@@ -216,6 +222,13 @@ static cl_int set_arg(struct aos_clenv *env, cl_kernel k, cl_uint i, const struc
 		return clSetKernelArg(k, i, a->bytes, a->value);
 	}
 	return CL_INVALID_VALUE;
+}
+
+static cl_int set_arg(struct aos_clenv *env, cl_kernel k, cl_uint i, const struct aos_argspec *a,
+		      uint64_t seed, struct launch_state *s)
+{
+	cl_int e = create_arg(env, i, a, seed, s);
+	return e == CL_SUCCESS ? bind_arg(k, i, a, s) : e;
 }
 
 static double event_ms(cl_event ev)
@@ -257,9 +270,11 @@ static const char *kernel_to_run(const char *kernel, const struct aos_sched_cfg 
 /* Enqueues the direct kernel over all virtual groups of rec in waves of up to `wave` groups,
  * each a box of the original range (aos_vndrange_box: one physical group per virtual group,
  * original local size, the global offset moved to the box). With `ms`, waits for each wave and
- * adds its kernel time; else *last is the last wave's event. */
+ * adds its kernel time; else *last is the last wave's event. With `first`, *first is the first
+ * wave's event (one reference more when it is also *last). */
 static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
-				   const struct aos_vndrange *rec, size_t wave, double *ms, cl_event *last)
+				   const struct aos_vndrange *rec, size_t wave, double *ms, cl_event *last,
+				   cl_event *first)
 {
 	cl_int e = CL_SUCCESS;
 	aos_u32 want = wave < UINT32_MAX ? (aos_u32)wave : UINT32_MAX;
@@ -273,6 +288,10 @@ static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const str
 		if (e == CL_SUCCESS && ms) {
 			e = clWaitForEvents(1, &ev);
 			*ms += event_ms(ev);
+		}
+		if (ev && first && !*first) {
+			clRetainEvent(ev);
+			*first = ev;
 		}
 		if (ev && !ms) {
 			if (*last)
@@ -302,7 +321,7 @@ static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_la
 		return e;
 	if ((e = clSetKernelArg(k, rec_arg, sizeof(cl_mem), &s->record)) != CL_SUCCESS)
 		return e;
-	return enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, ms, NULL);
+	return enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, ms, NULL, NULL);
 }
 
 /* Runs the rewritten kernel, optionally in two launches split by budget, and
@@ -431,36 +450,74 @@ static double now_wall_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
-		   const struct aos_launch *l, const struct aos_argspec *args, int nargs,
-		   uint64_t seed, const struct aos_sched_cfg *sched, int iters, double *wall_ms,
-		   double *kernel_ms)
+struct aos_clrun_args {
+	struct launch_state s;
+	const struct aos_argspec *specs;
+};
+
+int aos_clrun_args_create(struct aos_clenv *env, const struct aos_argspec *args, int nargs,
+			  uint64_t seed, struct aos_clrun_args **out)
 {
-	struct launch_state s = { 0 };
+	struct aos_clrun_args *set = calloc(1, sizeof(*set));
+	*out = NULL;
+	if (!set)
+		return CL_OUT_OF_HOST_MEMORY;
+	set->specs = args;
+	set->s.n = nargs;
+	set->s.mems = calloc((size_t)nargs + 1, sizeof(*set->s.mems));
+	set->s.samplers = calloc((size_t)nargs + 1, sizeof(*set->s.samplers));
+	cl_int e = set->s.mems && set->s.samplers ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+	for (int i = 0; e == CL_SUCCESS && i < nargs; i++)
+		e = create_arg(env, (cl_uint)i, &args[i], seed, &set->s);
+	if (e != CL_SUCCESS) {
+		aos_clrun_args_destroy(set);
+		return e;
+	}
+	*out = set;
+	return CL_SUCCESS;
+}
+
+cl_mem aos_clrun_args_mem(const struct aos_clrun_args *set, int index)
+{
+	return index >= 0 && index < set->s.n ? set->s.mems[index] : NULL;
+}
+
+void aos_clrun_args_destroy(struct aos_clrun_args *set)
+{
+	if (!set)
+		return;
+	release_state(&set->s);
+	free(set);
+}
+
+int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
+		   const struct aos_launch *l, const struct aos_clrun_args *set,
+		   const struct aos_sched_cfg *sched, int iters, double *wall_ms, double *kernel_ms)
+{
 	cl_event *evs = calloc((size_t)(iters > 0 ? iters : 1), sizeof(*evs));
 	struct aos_vndrange rec;
+	cl_mem record = NULL;
 	cl_int e;
-	int direct = sched && sched->direct_wave;
+	int direct = sched && sched->direct_wave, nargs = set->s.n;
 	char direct_name[256];
 	kernel = kernel_to_run(kernel, sched, direct_name, sizeof(direct_name));
 	cl_kernel k = clCreateKernel(prog, kernel, &e);
-	if (!k)
+	if (!k) {
+		free(evs);
 		return e;
-	s.n = nargs;
-	s.mems = calloc((size_t)nargs + 1, sizeof(*s.mems));
-	s.samplers = calloc((size_t)nargs + 1, sizeof(*s.samplers));
-	e = s.mems && s.samplers && evs ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+	}
+	e = evs ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 	for (int i = 0; e == CL_SUCCESS && i < nargs; i++)
-		e = set_arg(env, k, (cl_uint)i, &args[i], seed, &s);
+		e = bind_arg(k, (cl_uint)i, &set->specs[i], &set->s);
 	size_t global[3];
 	memcpy(global, l->global, sizeof(global));
 	if (e == CL_SUCCESS && sched) {
 		e = fill_record(&rec, l, sched->chunk);
 		global[0] = sched->phys_groups * l->local[0];
 		if (e == CL_SUCCESS)
-			s.record = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof(rec), NULL, &e);
+			record = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof(rec), NULL, &e);
 		if (e == CL_SUCCESS)
-			e = clSetKernelArg(k, (cl_uint)nargs, sizeof(cl_mem), &s.record);
+			e = clSetKernelArg(k, (cl_uint)nargs, sizeof(cl_mem), &record);
 	}
 	if (e == CL_SUCCESS)
 		e = clFinish(env->queue);
@@ -470,15 +527,15 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 			/* Waves of direct_wave groups; the record is read only. evs[i] is the
 			 * last wave's: kernel_ms then covers one wave per launch. */
 			if (i == 0)
-				e = clEnqueueWriteBuffer(env->queue, s.record, CL_FALSE, 0, sizeof(rec),
+				e = clEnqueueWriteBuffer(env->queue, record, CL_FALSE, 0, sizeof(rec),
 							 &rec, 0, NULL, NULL);
 			if (e == CL_SUCCESS)
 				e = enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, NULL,
-							 &evs[i]);
+							 &evs[i], NULL);
 			continue;
 		}
 		if (sched)
-			e = clEnqueueWriteBuffer(env->queue, s.record, CL_FALSE, 0, sizeof(rec), &rec, 0,
+			e = clEnqueueWriteBuffer(env->queue, record, CL_FALSE, 0, sizeof(rec), &rec, 0,
 						 NULL, NULL);
 		if (e == CL_SUCCESS)
 			e = clEnqueueNDRangeKernel(env->queue, k, l->dims, sched ? NULL : l->offset,
@@ -495,7 +552,102 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 		clReleaseEvent(evs[i]);
 	}
 	free(evs);
-	release_state(&s);
+	if (record) {
+		clFinish(env->queue);
+		clReleaseMemObject(record);
+	}
 	clReleaseKernel(k);
 	return e;
+}
+
+struct aos_clrun_prepared {
+	cl_kernel kernel;
+	cl_mem record;
+	struct aos_vndrange rec;
+	struct aos_launch launch;
+	struct aos_sched_cfg sched;
+	int has_sched;
+};
+
+int aos_clrun_prepare(struct aos_clenv *env, cl_program prog, const char *kernel,
+		      const struct aos_launch *l, const struct aos_clrun_args *set,
+		      const struct aos_sched_cfg *sched, struct aos_clrun_prepared **out)
+{
+	struct aos_clrun_prepared *p = calloc(1, sizeof(*p));
+	char direct_name[256];
+	cl_int e = p ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+	*out = NULL;
+	if (e != CL_SUCCESS)
+		return e;
+	p->launch = *l;
+	if (sched) {
+		p->sched = *sched;
+		p->has_sched = 1;
+	}
+	p->kernel = clCreateKernel(prog, kernel_to_run(kernel, sched, direct_name,
+						       sizeof(direct_name)), &e);
+	for (int i = 0; e == CL_SUCCESS && i < set->s.n; i++)
+		e = bind_arg(p->kernel, (cl_uint)i, &set->specs[i], &set->s);
+	if (e == CL_SUCCESS && sched) {
+		e = fill_record(&p->rec, l, sched->chunk);
+		if (e == CL_SUCCESS)
+			p->record = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+						   sizeof(p->rec), &p->rec, &e);
+		if (e == CL_SUCCESS)
+			e = clSetKernelArg(p->kernel, (cl_uint)set->s.n, sizeof(cl_mem), &p->record);
+	}
+	if (e != CL_SUCCESS) {
+		aos_clrun_prepared_destroy(p);
+		return e;
+	}
+	*out = p;
+	return CL_SUCCESS;
+}
+
+int aos_clrun_enqueue(struct aos_clenv *env, struct aos_clrun_prepared *p, cl_event *first,
+		      cl_event *last)
+{
+	cl_int e;
+	*first = *last = NULL;
+	if (p->has_sched && p->sched.direct_wave) {
+		/* The first wave's start and the last wave's end bound the launch. */
+		return enqueue_direct_waves(env, p->kernel, &p->launch, &p->rec,
+					    p->sched.direct_wave, NULL, last, first);
+	}
+	size_t global[3];
+	memcpy(global, p->launch.global, sizeof(global));
+	if (p->has_sched) {
+		global[0] = p->sched.phys_groups * p->launch.local[0];
+		e = clEnqueueWriteBuffer(env->queue, p->record, CL_FALSE, 0, sizeof(p->rec), &p->rec,
+					 0, NULL, NULL);
+		if (e != CL_SUCCESS)
+			return e;
+	}
+	e = clEnqueueNDRangeKernel(env->queue, p->kernel, p->launch.dims,
+				   p->has_sched ? NULL : p->launch.offset, global, p->launch.local, 0,
+				   NULL, last);
+	if (e == CL_SUCCESS) {
+		clRetainEvent(*last);
+		*first = *last;
+	}
+	return e;
+}
+
+double aos_clrun_span_ms(cl_event first, cl_event last)
+{
+	cl_ulong t0 = 0, t1 = 0;
+	clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof(t0), &t0, NULL);
+	clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof(t1), &t1, NULL);
+	return t1 > t0 ? (double)(t1 - t0) / 1e6 : 0;
+}
+
+void aos_clrun_prepared_destroy(struct aos_clrun_prepared *p)
+{
+	if (!p)
+		return;
+	if (p->kernel)
+		clReleaseKernel(p->kernel);
+	if (p->record)
+		clReleaseMemObject(p->record);
+	free(p);
 }

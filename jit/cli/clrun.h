@@ -69,15 +69,39 @@ int aos_clrun_launch(struct aos_clenv *env, cl_program prog, const char *kernel,
 		     double *ms, char *err, size_t errlen);
 void aos_outputs_free(struct aos_outputs *o);
 
-/* Benchmark timing: sets the arguments once, then runs `iters` launches back
- * to back and waits. *wall_ms is the wall time per launch; *kernel_ms the
- * mean device time of the kernel commands alone (event profiling). Rewritten
- * launches (sched != NULL) reset the record before each launch, as a
- * scheduler must; that write counts in wall time only. */
+/* A launch's arguments created once (buffers and images filled from a seed, samplers), so
+ * several programs or shapes can be timed on the very same memory. `args` must outlive it. */
+struct aos_clrun_args;
+int aos_clrun_args_create(struct aos_clenv *env, const struct aos_argspec *args, int nargs,
+			  uint64_t seed, struct aos_clrun_args **out);
+void aos_clrun_args_destroy(struct aos_clrun_args *set);
+/* Argument `index`'s buffer or image; NULL for other kinds and out-of-range indexes. */
+cl_mem aos_clrun_args_mem(const struct aos_clrun_args *set, int index);
+
+/* Benchmark timing: binds `set`, then runs `iters` launches back to back and
+ * waits. *wall_ms is the wall time per launch; *kernel_ms the mean device time
+ * of the kernel commands alone (event profiling). Rewritten launches
+ * (sched != NULL) reset the record before each launch, as a scheduler must;
+ * that write counts in wall time only. */
 int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
-		   const struct aos_launch *l, const struct aos_argspec *args, int nargs,
-		   uint64_t seed, const struct aos_sched_cfg *sched, int iters, double *wall_ms,
-		   double *kernel_ms);
+		   const struct aos_launch *l, const struct aos_clrun_args *set,
+		   const struct aos_sched_cfg *sched, int iters, double *wall_ms, double *kernel_ms);
+
+/* One launch shape of one kernel bound to an argument set, ready to enqueue again and again,
+ * so two shapes can alternate launch by launch on one queue. */
+struct aos_clrun_prepared;
+int aos_clrun_prepare(struct aos_clenv *env, cl_program prog, const char *kernel,
+		      const struct aos_launch *l, const struct aos_clrun_args *set,
+		      const struct aos_sched_cfg *sched, struct aos_clrun_prepared **out);
+/* Enqueues one launch (a direct launch: all its waves; a loop launch: the record reset, then
+ * the kernel). *first and *last are its first and last kernel commands (one command may be
+ * both, then it holds two references): pass them to aos_clrun_span_ms once they completed,
+ * then release both. */
+int aos_clrun_enqueue(struct aos_clenv *env, struct aos_clrun_prepared *p, cl_event *first,
+		      cl_event *last);
+/* Device time from the start of `first` to the end of `last`, from event profiling. */
+double aos_clrun_span_ms(cl_event first, cl_event last);
+void aos_clrun_prepared_destroy(struct aos_clrun_prepared *p);
 
 /* Number of work-groups of the original launch. */
 size_t aos_launch_groups(const struct aos_launch *l);
