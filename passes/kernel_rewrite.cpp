@@ -507,6 +507,14 @@ Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk)
 	FunctionCallee Init = rtDecl(M, "aos_rt_direct_init", Type::getVoidTy(C), {Rec->getType(), CtxTy});
 	IRBuilder<> B(BasicBlock::Create(C, "entry", D));
 	Value *Ctx = allocContext(B, CtxTy);
+	// The same facts as an assumption in the body: PoCL inlines the kernel into its work-group
+	// launcher, where the parameter's attributes are gone. Without them a record load that PoCL
+	// sank below a branch (a kernel that returns early, then asks its group id) could not be
+	// hoisted back, and its vectorizer gathered the load, masked, in every vector.
+	B.CreateAssumption(B.getTrue(),
+			   {OperandBundleDef("dereferenceable",
+					     std::vector<Value *>{Rec, B.getInt64(AOS_VNDRANGE_SIZE)}),
+			    OperandBundleDef("align", std::vector<Value *>{Rec, B.getInt64(8)})});
 	callRt(B, Init, {Rec, Ctx});
 	CallInst *Call = callBody(B, *DBody, *D, nargs, Ctx);
 	B.CreateRetVoid();

@@ -147,28 +147,36 @@ void aos_rt_enter(void *wgv, uint index)
 	wg->group[2]++;
 }
 
+/* Field v[d] by selects, not by indexing: with a d known only at run time an indexed field
+ * keeps the whole context in memory, which PoCL then keeps per work-item (a store and load per
+ * work-item of every field); selects keep it in registers. A constant d folds away. */
+static ulong aos_by_dim(const ulong *v, uint d, ulong beyond)
+{
+	return d == 0 ? v[0] : d == 1 ? v[1] : d == 2 ? v[2] : beyond;
+}
+
 ulong aos_rt_group_id(void *wgv, uint d)
 {
 	aos_wg *wg = wgv;
-	return d < 3 ? wg->group[d] : 0;
+	return aos_by_dim(wg->group, d, 0);
 }
 
 ulong aos_rt_num_groups(void *wgv, uint d)
 {
 	aos_wg *wg = wgv;
-	return d < 3 ? wg->num_groups[d] : 1;
+	return aos_by_dim(wg->num_groups, d, 1);
 }
 
 ulong aos_rt_global_size(void *wgv, uint d)
 {
 	aos_wg *wg = wgv;
-	return d < 3 ? wg->global_size[d] : 1;
+	return aos_by_dim(wg->global_size, d, 1);
 }
 
 ulong aos_rt_global_offset(void *wgv, uint d)
 {
 	aos_wg *wg = wgv;
-	return d < 3 ? wg->offset[d] : 0;
+	return aos_by_dim(wg->offset, d, 0);
 }
 
 ulong aos_rt_global_id(void *wgv, uint d)
@@ -181,7 +189,8 @@ ulong aos_rt_global_id(void *wgv, uint d)
 		return get_global_id(d);
 	/* get_local_size, not the record's copy: the physical local size is the
 	 * original one, and PoCL compiles it as a constant. */
-	return wg->group[d] * get_local_size(d) + get_local_id(d) + wg->offset[d];
+	return aos_by_dim(wg->group, d, 0) * get_local_size(d) + get_local_id(d) +
+	       aos_by_dim(wg->offset, d, 0);
 }
 
 ulong aos_rt_global_linear_id(void *wgv)

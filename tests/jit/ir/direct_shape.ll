@@ -56,13 +56,15 @@
 ; CHECK: aos.exit:
 ;
 ; The direct kernel: k's arguments, the record (noalias readonly
-; dereferenceable(120)); k's body runs once for the virtual group
+; dereferenceable(120), said again by an assumption that survives PoCL's
+; inlining into its launcher); k's body runs once for the virtual group
 ; aos_rt_direct_init picks, on its own copy of t.
 ; CHECK-LABEL: define dso_local spir_kernel void @aos_direct_k(
 ; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, i8 addrspace(1)* noalias readonly dereferenceable(120) %aos_vndrange) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: %aos.ctx = alloca [20 x i64]
 ; CHECK-NEXT: %[[CTX:[0-9]+]] = bitcast [20 x i64]* %aos.ctx to i8*
+; CHECK-NEXT: call void @llvm.assume(i1 true) [ "dereferenceable"(i8 addrspace(1)* %aos_vndrange, i64 120), "align"(i8 addrspace(1)* %aos_vndrange, i64 8) ]
 ; CHECK-NEXT: call spir_func void @aos_rt_direct_init(i8 addrspace(1)* %aos_vndrange, i8* %[[CTX]])
 ; CHECK-NEXT: %[[LID:[0-9]+]] = call spir_func i64 @_Z12get_local_idj(i32 noundef 0)
 ; CHECK-NEXT: %[[GID:[0-9]+]] = call spir_func i64 @aos_rt_global_id(i8* %[[CTX]], i32 0)
