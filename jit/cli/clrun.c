@@ -463,10 +463,11 @@ int aos_clrun_args_create(struct aos_clenv *env, const struct aos_argspec *args,
 	if (!set)
 		return CL_OUT_OF_HOST_MEMORY;
 	set->specs = args;
-	set->s.n = nargs;
 	set->s.mems = calloc((size_t)nargs + 1, sizeof(*set->s.mems));
 	set->s.samplers = calloc((size_t)nargs + 1, sizeof(*set->s.samplers));
 	cl_int e = set->s.mems && set->s.samplers ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+	if (e == CL_SUCCESS)
+		set->s.n = nargs; /* release_state walks n entries of both arrays */
 	for (int i = 0; e == CL_SUCCESS && i < nargs; i++)
 		e = create_arg(env, (cl_uint)i, &args[i], seed, &set->s);
 	if (e != CL_SUCCESS) {
