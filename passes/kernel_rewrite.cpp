@@ -323,12 +323,55 @@ Function *makeBody(Function &K, Type *CtxTy)
 	return Body;
 }
 
+// The built-in call behind V with dimension Dim, if V is a call of Name with a constant one.
+bool isBuiltinCall(Value *V, StringRef Name, uint64_t &Dim)
+{
+	auto *CB = dyn_cast<CallBase>(V);
+	Function *F = CB ? CB->getCalledFunction() : nullptr;
+	if (!F || F->getName() != Name || CB->arg_size() != 1)
+		return false;
+	auto *C = dyn_cast<ConstantInt>(CB->getArgOperand(0));
+	if (!C)
+		return false;
+	Dim = C->getZExtValue();
+	return true;
+}
+
+// get_global_id(d) - get_global_offset(d) is the id within the range: the virtual group times
+// the local size plus the local id. Said so, it needs no offset; natively the device's offset
+// cancels there, while the rewrite's offset (the record's in the direct shape) would not, and
+// every work-item would subtract it.
+void replaceIdLessOffset(Function &Body, Argument *Ctx)
+{
+	Module &M = *Body.getParent();
+	Type *I64 = Type::getInt64Ty(M.getContext());
+	Type *I32 = Type::getInt32Ty(M.getContext());
+	std::vector<BinaryOperator *> subs;
+	for (Instruction &I : instructions(Body)) {
+		auto *BO = dyn_cast<BinaryOperator>(&I);
+		uint64_t a, b;
+		if (BO && BO->getOpcode() == Instruction::Sub && BO->getType() == I64 &&
+		    isBuiltinCall(BO->getOperand(0), "_Z13get_global_idj", a) &&
+		    isBuiltinCall(BO->getOperand(1), "_Z17get_global_offsetj", b) && a == b)
+			subs.push_back(BO);
+	}
+	for (BinaryOperator *BO : subs) {
+		IRBuilder<> B(BO);
+		Value *Dim = B.CreateZExtOrTrunc(cast<CallBase>(BO->getOperand(0))->getArgOperand(0), I32);
+		CallInst *New = callRt(B, rtDecl(M, "aos_rt_global_id_in_range", I64, {Ctx->getType(), I32}),
+				       {Ctx, Dim});
+		BO->replaceAllUsesWith(New);
+		BO->eraseFromParent();
+	}
+}
+
 void replaceGridBuiltins(Function &Body)
 {
 	Module &M = *Body.getParent();
 	Argument *Ctx = Body.getArg(Body.arg_size() - 1);
 	Type *I64 = Type::getInt64Ty(M.getContext());
 	Type *I32 = Type::getInt32Ty(M.getContext());
+	replaceIdLessOffset(Body, Ctx);
 	std::vector<CallBase *> calls;
 	for (Instruction &I : instructions(Body))
 		if (auto *CB = dyn_cast<CallBase>(&I))

@@ -193,6 +193,14 @@ ulong aos_rt_global_id(void *wgv, uint d)
 	       aos_by_dim(wg->offset, d, 0);
 }
 
+/* get_global_id(d) - get_global_offset(d), as the pass finds it written: the id within the
+ * range, in either shape, with no offset to subtract. */
+ulong aos_rt_global_id_in_range(void *wgv, uint d)
+{
+	aos_wg *wg = wgv;
+	return aos_by_dim(wg->group, d, 0) * get_local_size(d) + get_local_id(d);
+}
+
 ulong aos_rt_global_linear_id(void *wgv)
 {
 	aos_wg *wg = wgv;
