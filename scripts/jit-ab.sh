@@ -5,19 +5,24 @@
 #   scripts/jit-ab.sh BASE_BENCH NEW_BENCH OUTDIR [ROUNDS] [REPS]
 # COLUMN picks the report's column: "speed (direct)" (wall time, the default) or
 # "speed (direct, paired)" (launches alternating with native; reports since session 18).
+# SPECS lists the spec files (default bench/jit/specs/*.spec), e.g.
+#   SPECS="bench/jit/specs/*.spec bench/jit/specs/corpus/*.spec"
 # A base binary from an older commit:
 #   git worktree add /tmp/basewt REV && cmake -S /tmp/basewt -B /tmp/basewt/build \
 #     && cmake --build /tmp/basewt/build --target accelos-jit-bench
 set -euo pipefail
-[ $# -ge 3 ] || { sed -n '2,8p' "$0"; exit 2; }
+[ $# -ge 3 ] || { sed -n '2,12p' "$0"; exit 2; }
 base=$1 new=$2 out=$3 rounds=${4:-3} reps=${5:-7}
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
+# SPECS is split into words and its globs expanded on purpose.
+# shellcheck disable=SC2206
+specs=(${SPECS:-bench/jit/specs/*.spec})
 for r in $(seq "$rounds"); do
 	for cfg in base new; do
 		bin=$base
 		[ "$cfg" = new ] && bin=$new
-		"$bin" --reps "$reps" --out "$out/$cfg.$r.md" bench/jit/specs/*.spec >/dev/null
+		"$bin" --reps "$reps" --out "$out/$cfg.$r.md" "${specs[@]}" >/dev/null
 	done
 done
 python3 - "$out" "${COLUMN:-speed (direct)}" <<'PY'
