@@ -495,69 +495,30 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 		   const struct aos_launch *l, const struct aos_clrun_args *set,
 		   const struct aos_sched_cfg *sched, int iters, double *wall_ms, double *kernel_ms)
 {
-	cl_event *evs = calloc((size_t)(iters > 0 ? iters : 1), sizeof(*evs));
-	struct aos_vndrange rec;
-	cl_mem record = NULL;
-	cl_int e;
-	int direct = sched && sched->direct_wave, nargs = set->s.n;
-	char direct_name[256];
-	kernel = kernel_to_run(kernel, sched, direct_name, sizeof(direct_name));
-	cl_kernel k = clCreateKernel(prog, kernel, &e);
-	if (!k) {
-		free(evs);
-		return e;
-	}
-	e = evs ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
-	for (int i = 0; e == CL_SUCCESS && i < nargs; i++)
-		e = bind_arg(k, (cl_uint)i, &set->specs[i], &set->s);
-	size_t global[3];
-	memcpy(global, l->global, sizeof(global));
-	if (e == CL_SUCCESS && sched) {
-		e = fill_record(&rec, l, sched->chunk);
-		global[0] = sched->phys_groups * l->local[0];
-		if (e == CL_SUCCESS)
-			record = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof(rec), NULL, &e);
-		if (e == CL_SUCCESS)
-			e = clSetKernelArg(k, (cl_uint)nargs, sizeof(cl_mem), &record);
-	}
+	int n = iters > 0 ? iters : 1;
+	cl_event *ev = calloc((size_t)n * 2, sizeof(*ev));
+	struct aos_clrun_prepared *p = NULL;
+	cl_int e = ev ? aos_clrun_prepare(env, prog, kernel, l, set, sched, &p) : CL_OUT_OF_HOST_MEMORY;
 	if (e == CL_SUCCESS)
 		e = clFinish(env->queue);
 	double t0 = now_wall_ms();
-	for (int i = 0; e == CL_SUCCESS && i < iters; i++) {
-		if (direct) {
-			/* Waves of direct_wave groups; the record is read only. evs[i] is the
-			 * last wave's: kernel_ms then covers one wave per launch. */
-			if (i == 0)
-				e = clEnqueueWriteBuffer(env->queue, record, CL_FALSE, 0, sizeof(rec),
-							 &rec, 0, NULL, NULL);
-			if (e == CL_SUCCESS)
-				e = enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, NULL,
-							 &evs[i], NULL);
-			continue;
-		}
-		if (sched)
-			e = clEnqueueWriteBuffer(env->queue, record, CL_FALSE, 0, sizeof(rec), &rec, 0,
-						 NULL, NULL);
-		if (e == CL_SUCCESS)
-			e = clEnqueueNDRangeKernel(env->queue, k, l->dims, sched ? NULL : l->offset,
-						   global, l->local, 0, NULL, &evs[i]);
-	}
+	for (int i = 0; e == CL_SUCCESS && i < iters; i++)
+		e = aos_clrun_enqueue(env, p, &ev[2 * i], &ev[2 * i + 1]);
 	if (e == CL_SUCCESS)
 		e = clFinish(env->queue);
-	*wall_ms = (now_wall_ms() - t0) / (iters > 0 ? iters : 1);
+	*wall_ms = (now_wall_ms() - t0) / n;
 	*kernel_ms = 0;
-	for (int i = 0; evs && i < iters; i++) {
-		if (!evs[i])
-			continue;
-		*kernel_ms += event_ms(evs[i]) / iters;
-		clReleaseEvent(evs[i]);
+	for (int i = 0; ev && i < n; i++) {
+		if (e == CL_SUCCESS && ev[2 * i] && ev[2 * i + 1])
+			*kernel_ms += aos_clrun_span_ms(ev[2 * i], ev[2 * i + 1]) / n;
+		for (int h = 0; h < 2; h++)
+			if (ev[2 * i + h])
+				clReleaseEvent(ev[2 * i + h]);
 	}
-	free(evs);
-	if (record) {
-		clFinish(env->queue);
-		clReleaseMemObject(record);
-	}
-	clReleaseKernel(k);
+	if (e != CL_SUCCESS)
+		clFinish(env->queue); /* nothing enqueued may outlive its kernel or record */
+	aos_clrun_prepared_destroy(p);
+	free(ev);
 	return e;
 }
 

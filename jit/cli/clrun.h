@@ -78,11 +78,11 @@ void aos_clrun_args_destroy(struct aos_clrun_args *set);
 /* Argument `index`'s buffer or image; NULL for other kinds and out-of-range indexes. */
 cl_mem aos_clrun_args_mem(const struct aos_clrun_args *set, int index);
 
-/* Benchmark timing: binds `set`, then runs `iters` launches back to back and
- * waits. *wall_ms is the wall time per launch; *kernel_ms the mean device time
- * of the kernel commands alone (event profiling). Rewritten launches
- * (sched != NULL) reset the record before each launch, as a scheduler must;
- * that write counts in wall time only. */
+/* Benchmark timing: prepares the launch on `set` (aos_clrun_prepare), then runs `iters`
+ * launches back to back (aos_clrun_enqueue) and waits. *wall_ms is the wall time per launch;
+ * *kernel_ms the mean device time of a launch's kernel commands, from its first to its last
+ * (event profiling). Loop-shape launches (sched != NULL, no direct_wave) reset the record
+ * before each launch, as a scheduler must; that write counts in wall time only. */
 int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 		   const struct aos_launch *l, const struct aos_clrun_args *set,
 		   const struct aos_sched_cfg *sched, int iters, double *wall_ms, double *kernel_ms);
