@@ -795,6 +795,9 @@ struct wave_box {
     size_t global[3], offset[3];
 };
 
+_Static_assert(offsetof(struct aos_vndrange, budget) == offsetof(struct aos_vndrange, next) + sizeof(aos_u32),
+               "a wave's resume writes next and budget at once");
+
 /* Enqueues the wave's kernel: the loop shape on `groups` physical groups under the raised budget,
  * or the direct shape on one physical group per virtual group of `box`. */
 static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct wave_box *box, bool first,
@@ -804,10 +807,10 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
     if (first)
         err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE, 0, sizeof(l->host),
                                                          &l->host, 0, NULL, NULL);
-    else if (!l->direct)
+    else if (!l->direct) /* resume at the last wave's frontier: next and budget are adjacent */
         err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
-                                                         offsetof(struct aos_vndrange, budget), sizeof(aos_u32),
-                                                         &l->host.budget, 0, NULL, NULL);
+                                                         offsetof(struct aos_vndrange, next), 2 * sizeof(aos_u32),
+                                                         &l->host.next, 0, NULL, NULL);
     else
         err = CL_SUCCESS; /* the direct kernel reads only the geometry */
     size_t loop[3] = {groups * l->local[0], l->local[1], l->local[2]};
@@ -853,6 +856,9 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         vgroups = aos_vndrange_box(&l->host, base, (aos_u32)vgroups, origin, extent);
         aos_vndrange_box_ndrange(&l->host, origin, extent, box.global, box.offset);
     }
+    /* The last wave ran every group below its budget; its fetch-adds may have carried the
+     * device's `next` past it (accelos/vndrange.h), so each wave restarts next there. */
+    l->host.next = base;
     l->host.budget += (aos_u32)vgroups;
     cl_event ev = NULL;
     cl_int err = wave_enqueue(l, groups, &box, first, &ev);

@@ -79,27 +79,24 @@ void aos_rt_direct_init(global void *rtv, void *wgv)
 		wg->group[d] = (get_global_offset(d) - rt->global_offset[d]) / get_local_size(d) + get_group_id(d);
 }
 
-/* Master only: grab up to `chunk` groups below min(total, budget). A CAS loop
- * (not a fetch-add) so a stopped launch never skips groups past the budget. */
+/* Master only: grab up to `chunk` groups below min(total, budget). One
+ * fetch-add, no compare-and-swap loop: on a GPU hundreds of masters dequeue at
+ * once, and a CAS loop serialises them on round trips (on an H100, a 1D
+ * loop kernel of 16384 groups ran at 0.003x native with it, 0.17x without). The add may carry `next` past the
+ * limit; the groups beyond it are never run, so after a launch the groups
+ * [0, min(next, limit)) ran, all of them (accelos/vndrange.h). A master that
+ * sees `stop` takes nothing, so a stop never leaves a hole either. */
 static uint aos_grab(global struct aos_vndrange *rt, uint chunk, uint *count)
 {
-	volatile global uint *budgetp = &rt->budget;
-	volatile global uint *nextp = &rt->next;
-	uint limit = min(rt->total_groups, *budgetp);
-	uint old = *nextp;
-	for (;;) {
-		if (old >= limit) {
-			*count = 0;
-			return old;
-		}
-		uint want = old + min(chunk, limit - old);
-		uint seen = atomic_cmpxchg(&rt->next, old, want);
-		if (seen == old) {
-			*count = want - old;
-			return old;
-		}
-		old = seen;
+	volatile global uint *stopp = &rt->stop;
+	uint limit = min(rt->total_groups, rt->budget);
+	if (*stopp) {
+		*count = 0;
+		return limit;
 	}
+	uint old = atomic_add(&rt->next, chunk);
+	*count = old < limit ? min(chunk, limit - old) : 0u;
+	return old;
 }
 
 uint aos_rt_dequeue(global void *rtv, local void *sdv, void *wgv, uint dflt_chunk)
@@ -199,6 +196,28 @@ ulong aos_rt_global_id_in_range(void *wgv, uint d)
 {
 	aos_wg *wg = wgv;
 	return aos_by_dim(wg->group, d, 0) * get_local_size(d) + get_local_id(d);
+}
+
+/* NVPTX only (libclc has none of these three): the launch keeps the original
+ * dimensions and local size, so each equals its physical value; a record's
+ * range is uniform, so the enqueued local size is the local size. */
+uint aos_rt_work_dim(void *wgv)
+{
+	aos_wg *wg = wgv;
+	return wg->dims;
+}
+
+ulong aos_rt_local_linear_id(void *wgv)
+{
+	(void)wgv;
+	return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) +
+	       get_local_id(0);
+}
+
+ulong aos_rt_enqueued_local_size(void *wgv, uint d)
+{
+	(void)wgv;
+	return get_local_size(d);
 }
 
 ulong aos_rt_global_linear_id(void *wgv)

@@ -14,14 +14,18 @@
  * Host protocol for one launch (see docs/jit.md):
  *   - fill dims, global_size, local_size, global_offset, num_groups (unused
  *     dimensions: size 1, offset 0), total_groups = product of num_groups;
- *   - next = 0, done = 0, budget = total_groups (run everything), chunk = 0
- *     (use the kernel's compiled adaptive chunk) or a forced chunk;
+ *   - next = 0, done = 0, stop = 0, budget = total_groups (run everything),
+ *     chunk = 0 (use the kernel's compiled adaptive chunk) or a forced chunk;
  *   - launch with the same local size and any number of physical groups.
- * Stop/budget hook: the dequeue never hands out a virtual group whose index is
- * >= budget, and re-reads budget at every dequeue. Lowering budget makes the
- * running launch end early; a later launch on the same record (next and done
- * kept) with a higher budget resumes exactly where the first one stopped.
- * `done` counts virtual groups whose execution has completed.
+ * Budget and stop hooks: budget is fixed for the length of a launch, and the
+ * dequeue never runs a virtual group whose index is >= budget. `stop` may be
+ * set while a launch runs: every master that reads it at its next dequeue
+ * takes nothing more, so the launch ends at virtual-group boundaries. Either
+ * way the groups [0, frontier) ran, all of them, where frontier =
+ * min(next, budget, total_groups): `next` may run past the limit, since the
+ * dequeue is one fetch-add (aos_vndrange_frontier). A later launch on the
+ * same record resumes exactly there with next = frontier, stop = 0 and a
+ * higher budget (done kept). `done` counts virtual groups completed.
  */
 #ifndef ACCELOS_VNDRANGE_H
 #define ACCELOS_VNDRANGE_H
@@ -50,9 +54,11 @@ struct aos_vndrange {
 	aos_u32 next;                 /* atomic: next virtual group to hand out */
 	aos_u32 budget;               /* stop/budget: never hand out index >= budget */
 	aos_u32 done;                 /* atomic: virtual groups completed */
+	aos_u32 stop;                 /* non-zero: take no more virtual groups */
+	aos_u32 reserved;             /* 0 */
 };
 
-#define AOS_VNDRANGE_SIZE 120u
+#define AOS_VNDRANGE_SIZE 128u
 
 #ifdef __OPENCL_C_VERSION__
 #define AOS_OFFSETOF(t, f) __builtin_offsetof(t, f)
@@ -71,6 +77,11 @@ _Static_assert(AOS_OFFSETOF(struct aos_vndrange, total_groups) == 104, "layout")
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, next) == 108, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, budget) == 112, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, done) == 116, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, stop) == 120, "layout");
+
+/* Virtual groups per range at most: a fetch-add that runs `next` past the
+ * limit (by at most physical groups x chunk) must not wrap around. */
+#define AOS_VNDRANGE_MAX_GROUPS 0x80000000u
 
 #ifndef __OPENCL_C_VERSION__
 /*
@@ -79,7 +90,8 @@ _Static_assert(AOS_OFFSETOF(struct aos_vndrange, done) == 116, "layout");
  * unused dimensions get size 1 and offset 0, next = done = chunk = 0 and
  * budget = total_groups (run everything). Returns 0, or -1 when the range is
  * not uniform (a global size that is 0 or not a multiple of its local size)
- * or has 2^32 virtual groups or more; the record is then unspecified.
+ * or has more than AOS_VNDRANGE_MAX_GROUPS virtual groups; the record is then
+ * unspecified.
  */
 static inline int aos_vndrange_fill(struct aos_vndrange *r, aos_u32 dims, const size_t *global,
 				    const size_t *local, const size_t *offset)
@@ -98,13 +110,20 @@ static inline int aos_vndrange_fill(struct aos_vndrange *r, aos_u32 dims, const 
 		r->local_size[d] = l;
 		r->global_offset[d] = used && offset ? offset[d] : 0;
 		r->num_groups[d] = g / l;
-		if (r->num_groups[d] > UINT32_MAX / total)
+		if (r->num_groups[d] > AOS_VNDRANGE_MAX_GROUPS / total)
 			return -1;
 		total *= r->num_groups[d];
 	}
 	r->total_groups = (aos_u32)total;
 	r->budget = r->total_groups;
 	return 0;
+}
+
+/* Host: the end of the prefix of virtual groups that ran (see the header). */
+static inline aos_u32 aos_vndrange_frontier(const struct aos_vndrange *r)
+{
+	aos_u32 f = r->next < r->budget ? r->next : r->budget;
+	return f < r->total_groups ? f : r->total_groups;
 }
 #endif
 

@@ -56,8 +56,7 @@ int aos_clenv_jit_target(struct aos_clenv *env, unsigned *nv_sm)
 			&minor, NULL);
 	struct aos_jit_device_desc d = { vendor, ext, il, major * 10 + minor };
 	int t = (int)aos_jit_target_for_device(&d);
-	/* LLVM 15's NVPTX back end goes up to sm_80. */
-	*nv_sm = d.nv_sm > 80 ? 80 : d.nv_sm;
+	*nv_sm = d.nv_sm; /* aos_jit_compile() bounds it to what LLVM can write */
 	free(vendor);
 	free(ext);
 	free(il);
@@ -239,14 +238,25 @@ static double event_ms(cl_event ev)
 	return (double)(t1 - t0) / 1e6;
 }
 
+/* The global size a launch is enqueued with: the original one, or for the loop shape
+ * phys_groups groups along x and one along y and z (each group then dequeues). */
+static void launch_global(const struct aos_launch *l, const struct aos_sched_cfg *sched,
+			  size_t global[3])
+{
+	memcpy(global, l->global, 3 * sizeof(size_t));
+	if (sched) {
+		global[0] = sched->phys_groups * l->local[0];
+		global[1] = l->local[1];
+		global[2] = l->local[2];
+	}
+}
+
 static cl_int enqueue(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
 		      const struct aos_sched_cfg *sched, double *ms)
 {
 	size_t global[3];
 	cl_event ev;
-	memcpy(global, l->global, sizeof(global));
-	if (sched)
-		global[0] = sched->phys_groups * l->local[0];
+	launch_global(l, sched, global);
 	cl_int e = clEnqueueNDRangeKernel(env->queue, k, l->dims, sched ? NULL : l->offset, global,
 					  l->local, 0, NULL, &ev);
 	if (e != CL_SUCCESS)
@@ -324,8 +334,25 @@ static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_la
 	return enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, ms, NULL, NULL);
 }
 
-/* Runs the rewritten kernel, optionally in two launches split by budget, and
- * checks the record says every virtual group ran exactly once. */
+/* Reads the record back into *rec; with `want_done` below UINT32_MAX, checks
+ * that exactly the first want_done virtual groups ran. */
+static cl_int check_record(struct aos_clenv *env, struct launch_state *s, struct aos_vndrange *rec,
+			   aos_u32 want_done, const char *what, char *err, size_t errlen)
+{
+	cl_int e = clEnqueueReadBuffer(env->queue, s->record, CL_TRUE, 0, sizeof(*rec), rec, 0, NULL,
+				       NULL);
+	if (e == CL_SUCCESS && (rec->done != want_done || aos_vndrange_frontier(rec) != want_done)) {
+		snprintf(err, errlen, "%s: done %u, next %u (frontier %u) of %u groups, want %u", what,
+			 rec->done, rec->next, aos_vndrange_frontier(rec), rec->total_groups, want_done);
+		return CL_INVALID_OPERATION;
+	}
+	return e;
+}
+
+/* Runs the rewritten kernel, optionally split: a launch with `stop` set runs
+ * nothing, one under half the budget runs the first half, and one resumed at
+ * its frontier (accelos/vndrange.h) the rest. Checks that the record says every
+ * virtual group ran exactly once. */
 static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
 			const struct aos_sched_cfg *sched, struct launch_state *s, cl_uint rec_arg,
 			double *ms, char *err, size_t errlen)
@@ -334,37 +361,48 @@ static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_lau
 	cl_int e = fill_record(&rec, l, sched->chunk);
 	if (e != CL_SUCCESS)
 		return e;
-	if (sched->split)
-		rec.budget = rec.total_groups / 2;
+	aos_u32 total = rec.total_groups;
+	if (sched->split) {
+		rec.budget = total / 2;
+		rec.stop = 1;
+	}
 	s->record = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
 				   sizeof(rec), &rec, &e);
 	if (e != CL_SUCCESS)
 		return e;
 	if ((e = clSetKernelArg(k, rec_arg, sizeof(cl_mem), &s->record)) != CL_SUCCESS)
 		return e;
-	if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS)
-		return e;
 	if (sched->split) {
-		struct aos_vndrange mid;
-		clEnqueueReadBuffer(env->queue, s->record, CL_TRUE, 0, sizeof(mid), &mid, 0, NULL, NULL);
-		if (mid.next != rec.budget || mid.done != rec.budget) {
-			snprintf(err, errlen, "stopped launch ran %u/%u groups (budget %u)", mid.done,
-				 mid.next, rec.budget);
+		aos_u32 half = rec.budget, go = 0;
+		if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS ||
+		    (e = check_record(env, s, &rec, 0, "stopped launch", err, errlen)) != CL_SUCCESS)
+			return e;
+		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, stop),
+				     sizeof(go), &go, 0, NULL, NULL);
+		if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS ||
+		    (e = check_record(env, s, &rec, half, "launch under half the budget", err, errlen)) !=
+			    CL_SUCCESS)
+			return e;
+		/* next and budget are adjacent: one write resumes at the frontier. */
+		aos_u32 resume[2] = { aos_vndrange_frontier(&rec), total };
+		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, next),
+				     sizeof(resume), resume, 0, NULL, NULL);
+	}
+	if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS ||
+	    (e = check_record(env, s, &rec, total, "record after launch", err, errlen)) != CL_SUCCESS)
+		return e;
+	/* Every group's master ends on one empty grab of `chunk`, so with a forced chunk the
+	 * record tells how many physical groups ran the loop: exactly the ones launched. */
+	if (!sched->split && sched->chunk) {
+		aos_u64 c = sched->chunk, grabs = ((aos_u64)total + c - 1) / c;
+		aos_u64 ran = rec.next / c - grabs;
+		if (rec.next % c || ran != sched->phys_groups) {
+			snprintf(err, errlen, "%llu physical groups dequeued (next %u, chunk %u), %zu launched",
+				 (unsigned long long)ran, rec.next, sched->chunk, sched->phys_groups);
 			return CL_INVALID_OPERATION;
 		}
-		aos_u32 budget = rec.total_groups;
-		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, budget),
-				     sizeof(budget), &budget, 0, NULL, NULL);
-		if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS)
-			return e;
 	}
-	e = clEnqueueReadBuffer(env->queue, s->record, CL_TRUE, 0, sizeof(rec), &rec, 0, NULL, NULL);
-	if (e == CL_SUCCESS && (rec.done != rec.total_groups || rec.next != rec.total_groups)) {
-		snprintf(err, errlen, "record after launch: done %u next %u of %u groups", rec.done,
-			 rec.next, rec.total_groups);
-		return CL_INVALID_OPERATION;
-	}
-	return e;
+	return CL_SUCCESS;
 }
 
 static cl_int read_outputs(struct aos_clenv *env, const struct aos_argspec *args, int nargs,
@@ -577,9 +615,8 @@ int aos_clrun_enqueue(struct aos_clenv *env, struct aos_clrun_prepared *p, cl_ev
 					    p->sched.direct_wave, NULL, last, first);
 	}
 	size_t global[3];
-	memcpy(global, p->launch.global, sizeof(global));
+	launch_global(&p->launch, p->has_sched ? &p->sched : NULL, global);
 	if (p->has_sched) {
-		global[0] = p->sched.phys_groups * p->launch.local[0];
 		e = clEnqueueWriteBuffer(env->queue, p->record, CL_FALSE, 0, sizeof(p->rec), &p->rec,
 					 0, NULL, NULL);
 		if (e != CL_SUCCESS)
@@ -601,6 +638,11 @@ double aos_clrun_span_ms(cl_event first, cl_event last)
 	clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof(t0), &t0, NULL);
 	clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof(t1), &t1, NULL);
 	return t1 > t0 ? (double)(t1 - t0) / 1e6 : 0;
+}
+
+cl_mem aos_clrun_prepared_record(const struct aos_clrun_prepared *p)
+{
+	return p ? p->record : NULL;
 }
 
 void aos_clrun_prepared_destroy(struct aos_clrun_prepared *p)

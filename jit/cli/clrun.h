@@ -36,7 +36,7 @@ struct aos_outputs {
 
 /* Physical configuration of a rewritten launch. */
 struct aos_sched_cfg {
-	size_t phys_groups;  /* physical work-groups along dimension 0 */
+	size_t phys_groups;  /* physical work-groups: along dimension 0, one along the others */
 	unsigned chunk;      /* 0 = compiled default */
 	int split;           /* 1: stop at half the budget, resume with a second launch */
 	size_t direct_wave;  /* > 0: run the direct kernel (accelos/vndrange.h) in waves of
@@ -101,6 +101,8 @@ int aos_clrun_enqueue(struct aos_clenv *env, struct aos_clrun_prepared *p, cl_ev
 		      cl_event *last);
 /* Device time from the start of `first` to the end of `last`, from event profiling. */
 double aos_clrun_span_ms(cl_event first, cl_event last);
+/* The record buffer of a prepared launch (accelos/vndrange.h); NULL when it has none. */
+cl_mem aos_clrun_prepared_record(const struct aos_clrun_prepared *p);
 void aos_clrun_prepared_destroy(struct aos_clrun_prepared *p);
 
 /* Number of work-groups of the original launch. */

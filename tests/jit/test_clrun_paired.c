@@ -6,6 +6,7 @@
 #include "clrun.h"
 
 #include "accelos/jit.h"
+#include "accelos/vndrange.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -19,6 +20,11 @@ static const char *source =
 	"{\n"
 	"\tsize_t i = get_global_id(0);\n"
 	"\tc[i] = 2.0f * a[i] + (float)get_group_id(0);\n"
+	"}\n"
+	"kernel void scale2d(global const float *a, global float *c)\n"
+	"{\n"
+	"\tsize_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
+	"\tc[i] = 2.0f * a[i];\n"
 	"}\n";
 
 static struct aos_clenv env;
@@ -145,6 +151,42 @@ START_TEST(a_single_command_is_both_ends)
 }
 END_TEST
 
+/* A prepared loop launch of a 2D range runs on the physical groups asked for, along x, one
+ * along y: each master ends on one empty grab, so the record's next counts them. */
+START_TEST(loop_launch_runs_the_physical_groups_asked_for)
+{
+	const struct aos_launch grid = { 2, { 64, 64, 1 }, { 16, 4, 1 }, { 0, 0, 0 } };
+	const struct aos_sched_cfg loop = { .phys_groups = 3, .chunk = 2 };
+	struct aos_clrun_args *set = NULL;
+	struct aos_clrun_prepared *p = NULL;
+	struct aos_vndrange rec;
+	ck_assert_int_eq(aos_clrun_args_create(&env, args, 2, 7, &set), CL_SUCCESS);
+	ck_assert_int_eq(aos_clrun_prepare(&env, rewritten, "scale2d", &grid, set, &loop, &p), 0);
+	cl_event first = NULL, last = NULL;
+	ck_assert_int_eq(aos_clrun_enqueue(&env, p, &first, &last), CL_SUCCESS);
+	ck_assert_int_eq(clFinish(env.queue), CL_SUCCESS);
+	clReleaseEvent(first);
+	clReleaseEvent(last);
+	ck_assert_int_eq(clEnqueueReadBuffer(env.queue, aos_clrun_prepared_record(p), CL_TRUE, 0,
+					     sizeof(rec), &rec, 0, NULL, NULL),
+			 CL_SUCCESS);
+	ck_assert_uint_eq(rec.total_groups, 64);
+	ck_assert_uint_eq(rec.done, 64);
+	ck_assert_uint_eq(rec.next, 2 * (64 / 2 + 3)); /* 32 full grabs, then 3 empty ones */
+	float out[N], in[N];
+	ck_assert_int_eq(clEnqueueReadBuffer(env.queue, aos_clrun_args_mem(set, 1), CL_TRUE, 0,
+					     sizeof(out), out, 0, NULL, NULL),
+			 CL_SUCCESS);
+	ck_assert_int_eq(clEnqueueReadBuffer(env.queue, aos_clrun_args_mem(set, 0), CL_TRUE, 0,
+					     sizeof(in), in, 0, NULL, NULL),
+			 CL_SUCCESS);
+	for (int i = 0; i < N; i++)
+		ck_assert_float_eq(out[i], 2.0f * in[i]);
+	aos_clrun_prepared_destroy(p);
+	aos_clrun_args_destroy(set);
+}
+END_TEST
+
 START_TEST(args_mem_refuses_what_is_not_a_memory_object)
 {
 	struct aos_clrun_args *set = NULL;
@@ -165,6 +207,7 @@ int main(void)
 	tcase_add_test(tc, shapes_share_one_argument_set);
 	tcase_add_test(tc, span_covers_every_wave);
 	tcase_add_test(tc, a_single_command_is_both_ends);
+	tcase_add_test(tc, loop_launch_runs_the_physical_groups_asked_for);
 	tcase_add_test(tc, args_mem_refuses_what_is_not_a_memory_object);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

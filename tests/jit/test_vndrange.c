@@ -14,6 +14,7 @@ START_TEST(host_layout)
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, next), 108);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, budget), 112);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, done), 116);
+	ck_assert_uint_eq(offsetof(struct aos_vndrange, stop), 120);
 }
 END_TEST
 
@@ -33,7 +34,7 @@ START_TEST(fill_geometry)
 	ck_assert_uint_eq(r.global_offset[2], 0);
 	ck_assert_uint_eq(r.total_groups, 15);
 	ck_assert_uint_eq(r.budget, 15);
-	ck_assert_uint_eq(r.next + r.done + r.chunk, 0);
+	ck_assert_uint_eq(r.next + r.done + r.chunk + r.stop + r.reserved, 0);
 
 	ck_assert_int_eq(aos_vndrange_fill(&r, 3, global, local, NULL), 0);
 	ck_assert_uint_eq(r.total_groups, 30);
@@ -46,15 +47,34 @@ START_TEST(fill_geometry)
 	ck_assert_int_eq(aos_vndrange_fill(&r, 0, global, local, NULL), -1);
 	ck_assert_int_eq(aos_vndrange_fill(&r, 4, global, local, NULL), -1);
 
-	/* 2^32 - 1 groups is the most; 2^32 is refused, even when the product
-	 * of two dimensions would wrap a 64-bit count. */
+	/* 2^31 groups is the most (the dequeue's fetch-add may run past the
+	 * limit without wrapping); more is refused, even when the product of two
+	 * dimensions would wrap a 64-bit count. */
 	const size_t one[3] = { 1, 1, 1 };
-	const size_t most[3] = { UINT32_MAX, 1, 1 }, too_many[3] = { 1ull << 16, 1ull << 16, 1 };
+	const size_t most[3] = { 1ull << 31, 1, 1 }, too_many[3] = { 1ull << 16, 1ull << 15, 2 };
 	const size_t wraps[3] = { 1ull << 32, 1ull << 32, 1 };
 	ck_assert_int_eq(aos_vndrange_fill(&r, 1, most, one, NULL), 0);
-	ck_assert_uint_eq(r.total_groups, UINT32_MAX);
-	ck_assert_int_eq(aos_vndrange_fill(&r, 2, too_many, one, NULL), -1);
+	ck_assert_uint_eq(r.total_groups, AOS_VNDRANGE_MAX_GROUPS);
+	ck_assert_int_eq(aos_vndrange_fill(&r, 3, too_many, one, NULL), -1);
 	ck_assert_int_eq(aos_vndrange_fill(&r, 2, wraps, one, NULL), -1);
+}
+END_TEST
+
+/* The frontier: the prefix that ran, whether next stopped short of the
+ * budget (a stop), ran past it (the fetch-add) or past the whole range. */
+START_TEST(frontier_is_the_prefix_that_ran)
+{
+	struct aos_vndrange r;
+	const size_t global[1] = { 64 }, local[1] = { 4 };
+	ck_assert_int_eq(aos_vndrange_fill(&r, 1, global, local, NULL), 0);
+	ck_assert_uint_eq(aos_vndrange_frontier(&r), 0);
+	r.budget = 10;
+	r.next = 7;
+	ck_assert_uint_eq(aos_vndrange_frontier(&r), 7);
+	r.next = 26;
+	ck_assert_uint_eq(aos_vndrange_frontier(&r), 10);
+	r.budget = 100;
+	ck_assert_uint_eq(aos_vndrange_frontier(&r), 16);
 }
 END_TEST
 
@@ -129,6 +149,7 @@ int main(void)
 	tcase_add_test(tc, host_layout);
 	tcase_add_test(tc, device_layout_matches);
 	tcase_add_test(tc, fill_geometry);
+	tcase_add_test(tc, frontier_is_the_prefix_that_ran);
 	tcase_add_test(tc, box_walk_covers_the_range);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

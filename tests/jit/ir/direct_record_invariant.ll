@@ -23,7 +23,7 @@
 ; CHECK-LABEL: define dso_local spir_kernel void @k(
 ; CHECK-NOT: !invariant.load
 ; CHECK-LABEL: define dso_local spir_kernel void @aos_direct_k(
-; CHECK-SAME: i32 addrspace(3)* {{.*}}%[[LOCAL:[0-9]+]], i8 addrspace(1)* noalias readonly dereferenceable(120) %aos_vndrange)
+; CHECK-SAME: i32 addrspace(3)* {{.*}}%[[LOCAL:[0-9]+]], i8 addrspace(1)* noalias readonly dereferenceable(128) %aos_vndrange)
 ; CHECK: %[[RP:[0-9]+]] = getelementptr inbounds i8, i8 addrspace(1)* %aos_vndrange, i64 56
 ; CHECK: load i64, i64 addrspace(1)* %{{[0-9]+}}, align 8, {{.*}}!invariant.load
 ; CHECK: load i32, i32 addrspace(1)* %{{[0-9]+}}, align 4, !tbaa !{{[0-9]+}}{{$}}

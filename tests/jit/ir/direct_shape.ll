@@ -56,15 +56,15 @@
 ; CHECK: aos.exit:
 ;
 ; The direct kernel: k's arguments, the record (noalias readonly
-; dereferenceable(120), said again by an assumption that survives PoCL's
+; dereferenceable(128), said again by an assumption that survives PoCL's
 ; inlining into its launcher); k's body runs once for the virtual group
 ; aos_rt_direct_init picks, on its own copy of t.
 ; CHECK-LABEL: define dso_local spir_kernel void @aos_direct_k(
-; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, i8 addrspace(1)* noalias readonly dereferenceable(120) %aos_vndrange) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
+; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, i8 addrspace(1)* noalias readonly dereferenceable(128) %aos_vndrange) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: %aos.ctx = alloca [20 x i64]
 ; CHECK-NEXT: %[[CTX:[0-9]+]] = bitcast [20 x i64]* %aos.ctx to i8*
-; CHECK-NEXT: call void @llvm.assume(i1 true) [ "dereferenceable"(i8 addrspace(1)* %aos_vndrange, i64 120), "align"(i8 addrspace(1)* %aos_vndrange, i64 8) ]
+; CHECK-NEXT: call void @llvm.assume(i1 true) [ "dereferenceable"(i8 addrspace(1)* %aos_vndrange, i64 128), "align"(i8 addrspace(1)* %aos_vndrange, i64 8) ]
 ; CHECK-NEXT: call spir_func void @aos_rt_direct_init(i8 addrspace(1)* %aos_vndrange, i8* %[[CTX]])
 ; CHECK-NEXT: %[[LID:[0-9]+]] = call spir_func i64 @_Z12get_local_idj(i32 noundef 0)
 ; CHECK-NEXT: %[[GID:[0-9]+]] = call spir_func i64 @aos_rt_global_id(i8* %[[CTX]], i32 0)
@@ -139,7 +139,7 @@
 ; one plus (global offset - the record's offset at byte 56) / local size, and
 ; the global id is the device's own.
 ; LINKED-LABEL: define dso_local spir_kernel void @k(
-; LINKED: call spir_func i32 @_Z14atomic_cmpxchgPU3AS1Vjjj(
+; LINKED: call spir_func i32 @_Z10atomic_addPU3AS1Vjj(
 ; LINKED-LABEL: define dso_local spir_kernel void @aos_direct_k(
 ; LINKED-NEXT: entry:
 ; LINKED-NOT: {{^[a-z0-9_.]+:}}
