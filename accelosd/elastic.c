@@ -310,8 +310,11 @@ static struct aos_elastic_program *twin_from_result(struct aos_elastic_job *job)
         err = NATIVE(ep->program, clBuildProgram)(ep->program, job->num_devices, job->devices, "", NULL, NULL);
     }
     if (err != CL_SUCCESS) {
-        aos_log(AOS_LOG_WARN, "elastic", "the device refused the rewritten %s module (%d): program stays native",
-                aos_jit_target_name(job->target), err);
+        size_t len = 0;
+        char *log = ep->program ? twin_build_log(ep->program, job->devices[0], &len) : NULL;
+        aos_log(AOS_LOG_WARN, "elastic", "the device refused the rewritten %s module (%d): program stays native%s%.2000s",
+                aos_jit_target_name(job->target), err, log && *log ? "; its build log:\n" : "", log ? log : "");
+        free(log);
         aos_elastic_program_unref(ep);
         return NULL;
     }

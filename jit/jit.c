@@ -80,6 +80,28 @@ static int collect_kernels(LLVMModuleRef m, struct aos_jit_result *res)
 	return 0;
 }
 
+/* The target cannot run this program's code (aos_emit -ENOSYS): no module, and every kernel
+ * left native with `why`, so callers build the program natively, as for any non-elastic
+ * kernel. Not an error: the application's program is fine. */
+static int leave_all_native(struct aos_jit_result *res, const char *why)
+{
+	free(res->binary);
+	res->binary = NULL;
+	res->binary_size = 0;
+	for (size_t i = 0; i < res->num_kernels; i++) {
+		struct aos_jit_kernel *k = &res->kernels[i];
+		char *r = strdup(why ? why : "the target cannot run this program");
+		if (!r)
+			return -ENOMEM;
+		free(k->reason);
+		k->reason = r;
+		k->rewritten = 0;
+		k->chunk = 0;
+		k->runtime_args = 0;
+	}
+	return 0;
+}
+
 static void log_append(struct aos_jit_result *res, const char *msg)
 {
 	size_t a = res->build_log ? strlen(res->build_log) : 0;
@@ -101,7 +123,7 @@ static int compile_uncached(const char *source, size_t len, const struct aos_jit
 	res->build_log = log ? log : strdup("");
 	if (rc)
 		goto out;
-	rc = aos_passes_rewrite(m, aos_rtlib_path(opt->target, rtlib, sizeof(rtlib)), &err);
+	rc = opt->no_rewrite ? 0 : aos_passes_rewrite(m, aos_rtlib_path(opt->target, rtlib, sizeof(rtlib)), &err);
 	if (rc) {
 		log_append(res, "error: accelOS rewrite failed: ");
 		log_append(res, err ? err : "unknown error");
@@ -114,7 +136,9 @@ static int compile_uncached(const char *source, size_t len, const struct aos_jit
 	if (rc)
 		goto out;
 	rc = aos_emit(m, opt->target, opt->nv_sm, lim, &res->binary, &res->binary_size, &err);
-	if (rc) {
+	if (rc == -ENOSYS)
+		rc = leave_all_native(res, err);
+	else if (rc) {
 		log_append(res, "error: accelOS code emission failed\n");
 		if (err)
 			log_append(res, err);
@@ -154,11 +178,19 @@ int aos_jit_compile(const char *source, size_t source_len, const struct aos_jit_
 		return -EINVAL;
 	if (opt->target == AOS_JIT_TARGET_NONE || opt->target > AOS_JIT_TARGET_SPIRV)
 		return -ENOTSUP;
+	/* One sm per PTX module the back end can write: the cache key sees the bounded value. */
+	struct aos_jit_options bounded = *opt;
+	if (opt->target == AOS_JIT_TARGET_NVPTX64 &&
+	    (opt->nv_sm == 0 || opt->nv_sm > AOS_JIT_NVPTX_MAX_SM))
+		bounded.nv_sm = AOS_JIT_NVPTX_MAX_SM;
+	opt = &bounded;
 
 	use_cache = !opt->no_cache && aos_cache_dir(opt->cache_dir, dir, sizeof(dir)) == 0;
 	if (use_cache) {
 		char salt[128];
 		compiler_salt(opt->target, salt, sizeof(salt));
+		if (opt->no_rewrite)
+			strncat(salt, " no-rewrite", sizeof(salt) - strlen(salt) - 1);
 		aos_cache_key(source, source_len, opt->build_options, opt->target, opt->nv_sm, salt,
 			      key);
 		if (aos_cache_load(dir, key, out) == 0)
@@ -179,7 +211,8 @@ int aos_jit_compile(const char *source, size_t source_len, const struct aos_jit_
 		.address_space = opt->address_space ? opt->address_space : (4ull << 30),
 	};
 	rc = compile_uncached(source, source_len, opt, &lim, res);
-	if (rc == 0 && use_cache)
+	/* A program left native is not kept: the cache holds modules. */
+	if (rc == 0 && use_cache && res->binary_size)
 		aos_cache_store(dir, key, res); /* a cache write failure is not fatal */
 	return rc;
 }

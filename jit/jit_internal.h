@@ -27,7 +27,13 @@ int aos_frontend_compile(const char *source, size_t len, const char *options,
 			 enum aos_jit_target t, const struct aos_worker_limits *lim,
 			 LLVMContextRef ctx, LLVMModuleRef *module, char **log);
 
-/* Turns a rewritten module into the bytes the target's driver loads. */
+/* The newest sm_XX that LLVM 15's NVPTX back end knows; NVIDIA's driver
+ * JIT-compiles its PTX for newer GPUs (an H100 reports 90). */
+#define AOS_JIT_NVPTX_MAX_SM 80u
+
+/* Turns a rewritten module into the bytes the target's driver loads.
+ * -ENOSYS: the module calls functions the target cannot provide (*log names
+ * them); the program has to be built natively. */
 int aos_emit(LLVMModuleRef module, enum aos_jit_target t, unsigned nv_sm,
 	     const struct aos_worker_limits *lim, uint8_t **bin, size_t *len, char **log);
 

@@ -6,7 +6,9 @@
 //   2. K's body is cloned into K.aos.body(args..., ctx), a regular function
 //      whose grid built-ins read the current virtual group from `ctx`
 //      (rtlib aos_rt_*). get_local_id/get_local_size/get_work_dim stay
-//      physical.
+//      physical; on NVPTX, where neither libclc nor PTX has them,
+//      get_work_dim, get_local_linear_id and get_enqueued_local_size come
+//      from the runtime too.
 //   3. A new kernel under K's name takes K's arguments plus the virtual NDRange
 //      record; it dequeues chunks of virtual groups (rtlib aos_rt_dequeue,
 //      which checks the stop/budget field) and calls the body per group.
@@ -46,8 +48,17 @@ namespace {
 
 const char *const kRewrittenMD = "accelos.rewritten";
 
-// Grid built-ins (mangled OpenCL C names) and their runtime replacements.
-const std::map<std::string, std::string> &gridBuiltins()
+const char *const kWorkDim = "_Z12get_work_dimv";
+
+bool isNvptx(const Module &M)
+{
+	return StringRef(M.getTargetTriple()).startswith("nvptx");
+}
+
+// Grid built-ins (mangled OpenCL C names) and their runtime replacements. On NVPTX three more
+// come from the runtime: libclc has none of them, and PTX has no register for the work
+// dimension, which the record holds (the physical launch keeps the original dimensions).
+const std::map<std::string, std::string> &gridBuiltins(const Module &M)
 {
 	static const std::map<std::string, std::string> table = {
 		{"_Z12get_group_idj", "aos_rt_group_id"},
@@ -57,17 +68,19 @@ const std::map<std::string, std::string> &gridBuiltins()
 		{"_Z17get_global_offsetj", "aos_rt_global_offset"},
 		{"_Z20get_global_linear_idv", "aos_rt_global_linear_id"},
 	};
-	return table;
+	static const std::map<std::string, std::string> nvptx = [] {
+		std::map<std::string, std::string> t = table;
+		t[kWorkDim] = "aos_rt_work_dim";
+		t["_Z19get_local_linear_idv"] = "aos_rt_local_linear_id";
+		t["_Z23get_enqueued_local_sizej"] = "aos_rt_enqueued_local_size";
+		return t;
+	}();
+	return isNvptx(M) ? nvptx : table;
 }
 
 bool isGridBuiltin(const Function *F)
 {
-	return F && gridBuiltins().count(F->getName().str());
-}
-
-bool isNvptx(const Module &M)
-{
-	return StringRef(M.getTargetTriple()).startswith("nvptx");
+	return F && F->getParent() && gridBuiltins(*F->getParent()).count(F->getName().str());
 }
 
 std::set<Function *> annotatedKernels(Module &M)
@@ -166,7 +179,7 @@ std::string unsupportedReason(Function &K)
 		StringRef N = Callee->getName();
 		if (N.startswith("__enqueue_kernel") || N.contains("get_default_queue"))
 			return "device-side enqueue";
-		if (isGridBuiltin(Callee) && !CB->getType()->isIntegerTy(64))
+		if (isGridBuiltin(Callee) && !CB->getType()->isIntegerTy(N == kWorkDim ? 32 : 64))
 			return "grid built-in with non-64-bit size_t";
 	}
 	return "";
@@ -369,7 +382,6 @@ void replaceGridBuiltins(Function &Body)
 {
 	Module &M = *Body.getParent();
 	Argument *Ctx = Body.getArg(Body.arg_size() - 1);
-	Type *I64 = Type::getInt64Ty(M.getContext());
 	Type *I32 = Type::getInt32Ty(M.getContext());
 	replaceIdLessOffset(Body, Ctx);
 	std::vector<CallBase *> calls;
@@ -378,14 +390,15 @@ void replaceGridBuiltins(Function &Body)
 			if (isGridBuiltin(CB->getCalledFunction()))
 				calls.push_back(CB);
 	for (CallBase *CB : calls) {
-		const std::string &rt = gridBuiltins().at(CB->getCalledFunction()->getName().str());
+		const std::string &rt = gridBuiltins(M).at(CB->getCalledFunction()->getName().str());
 		IRBuilder<> B(CB);
 		CallInst *New;
+		Type *Ret = CB->getType(); /* size_t (checked), or uint for get_work_dim */
 		if (CB->arg_size() == 0) {
-			New = callRt(B, rtDecl(M, rt, I64, {Ctx->getType()}), {Ctx});
+			New = callRt(B, rtDecl(M, rt, Ret, {Ctx->getType()}), {Ctx});
 		} else {
 			Value *Dim = B.CreateZExtOrTrunc(CB->getArgOperand(0), I32);
-			New = callRt(B, rtDecl(M, rt, I64, {Ctx->getType(), I32}), {Ctx, Dim});
+			New = callRt(B, rtDecl(M, rt, Ret, {Ctx->getType(), I32}), {Ctx, Dim});
 		}
 		CB->replaceAllUsesWith(New);
 		CB->eraseFromParent();

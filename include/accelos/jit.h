@@ -51,6 +51,9 @@ struct aos_jit_options {
 	const char *build_options; /* as given to clBuildProgram; NULL = none */
 	unsigned nv_sm;            /* PTX only: sm_XX (0 = 80) */
 	int no_cache;              /* 1: neither read nor write the cache */
+	int no_rewrite;            /* 1: compile and emit only, no rewrite: the reference
+				    * the diff tester needs where the native compiler is
+				    * another one (NVIDIA's) */
 	const char *cache_dir;     /* NULL: $ACCELOS_JIT_CACHE or $XDG_CACHE_HOME/accelos/jit */
 	unsigned wall_ms;          /* worker wall timeout (0 = 60000) */
 	unsigned cpu_seconds;      /* worker RLIMIT_CPU (0 = 60) */

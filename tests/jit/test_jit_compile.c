@@ -202,7 +202,9 @@ START_TEST(ptx_for_nvidia)
 	const char *ptx = (const char *)r->binary;
 	ck_assert_ptr_nonnull(strstr(ptx, ".entry k("));
 	ck_assert_ptr_nonnull(strstr(ptx, ".target sm_80"));
-	ck_assert_ptr_nonnull(strstr(ptx, "atom.global.cas"));
+	/* One fetch-add per dequeue: a CAS loop serialises hundreds of GPU masters. */
+	ck_assert_ptr_nonnull(strstr(ptx, "atom.global.add.u32"));
+	ck_assert_ptr_null(strstr(ptx, "atom.global.cas"));
 	ck_assert_ptr_nonnull(strstr(ptx, "bar.sync"));
 	ck_assert_ptr_null(strstr(ptx, AOS_DIRECT_KERNEL_PREFIX)); /* GPUs keep the loop only */
 #ifdef AOS_TEST_PTXAS
@@ -212,6 +214,89 @@ START_TEST(ptx_for_nvidia)
 	snprintf(cmd, sizeof(cmd), "%s -arch=sm_80 -o %s/k.cubin %s", AOS_TEST_PTXAS, cache_dir, path);
 	ck_assert_int_eq(system(cmd), 0);
 #endif
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+/* A GPU newer than LLVM 15 knows (an H100 reports sm_90) gets sm_80 PTX, which its driver
+ * compiles for it; an older one keeps its own. */
+START_TEST(ptx_sm_bounded_to_what_llvm_writes)
+{
+	const unsigned asked[] = { 90, 70 }, want[] = { 80, 70 };
+	for (int i = 0; i < 2; i++) {
+		struct aos_jit_options o = { .target = AOS_JIT_TARGET_NVPTX64, .nv_sm = asked[i],
+					     .no_cache = 1 };
+		struct aos_jit_result *r;
+		char target[32];
+		ck_assert_int_eq(aos_jit_compile(good, strlen(good), &o, &r), 0);
+		snprintf(target, sizeof(target), ".target sm_%u,", want[i]);
+		ck_assert_ptr_nonnull(strstr((const char *)r->binary, target));
+		aos_jit_result_destroy(r);
+	}
+}
+END_TEST
+
+/* libclc has no get_work_dim, get_local_linear_id or get_enqueued_local_size for PTX: the
+ * rewrite supplies them, so the module names no extern the driver would refuse. */
+START_TEST(ptx_work_dim_and_local_linear_id_resolve)
+{
+	const char *src = "kernel void k(global uint *o) {\n"
+			  "  o[get_global_id(0)] = get_work_dim() * 1000u + (uint)get_local_linear_id()\n"
+			  "    + (uint)get_enqueued_local_size(0);\n}\n";
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_NVPTX64, "-cl-std=CL2.0", &r), 0);
+	ck_assert_uint_gt(r->binary_size, 0);
+	ck_assert_int_eq(aos_jit_result_kernel(r, "k")->rewritten, 1);
+	const char *ptx = (const char *)r->binary;
+	ck_assert_ptr_null(strstr(ptx, ".extern"));
+	ck_assert_ptr_null(strstr(ptx, "get_work_dim"));
+	ck_assert_ptr_null(strstr(ptx, "get_local_linear_id"));
+	ck_assert_ptr_null(strstr(ptx, "get_enqueued_local_size"));
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
+/* Images have no PTX in libclc: the whole program stays native, each kernel says why, and
+ * nothing is cached (the cache holds modules). */
+START_TEST(ptx_without_image_support_stays_native)
+{
+	const char *src = "kernel void k(read_only image2d_t im, sampler_t s, global float4 *o) {\n"
+			  "  o[get_global_id(0)] = read_imagef(im, s, (int2)(get_global_id(0), 0));\n}\n"
+			  "kernel void plain(global int *o) { o[get_global_id(0)] = 1; }\n";
+	struct aos_jit_options o = { .target = AOS_JIT_TARGET_NVPTX64, .cache_dir = cache_dir };
+	struct aos_jit_result *r;
+	for (int round = 0; round < 2; round++) {
+		ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &r), 0);
+		ck_assert_int_eq(r->from_cache, 0);
+		ck_assert_uint_eq(r->binary_size, 0);
+		ck_assert_uint_eq(r->num_kernels, 2);
+		for (size_t i = 0; i < r->num_kernels; i++) {
+			ck_assert_int_eq(r->kernels[i].rewritten, 0);
+			ck_assert_uint_eq(r->kernels[i].runtime_args, 0);
+			ck_assert_ptr_nonnull(strstr(r->kernels[i].reason, "read_image"));
+		}
+		aos_jit_result_destroy(r);
+	}
+}
+END_TEST
+
+/* The reference build the diff tester uses on NVIDIA: the same kernel, not rewritten. */
+START_TEST(no_rewrite_keeps_kernels_as_written)
+{
+	struct aos_jit_options o = { .target = AOS_JIT_TARGET_NVPTX64, .no_rewrite = 1,
+				     .cache_dir = cache_dir };
+	struct aos_jit_result *r;
+	ck_assert_int_eq(aos_jit_compile(good, strlen(good), &o, &r), 0);
+	const char *ptx = (const char *)r->binary;
+	ck_assert_ptr_nonnull(strstr(ptx, ".entry k("));
+	ck_assert_ptr_null(strstr(ptx, "atom.global"));
+	ck_assert_ptr_null(aos_jit_result_kernel(r, "k")); /* nothing rewritten, nothing reported */
+	aos_jit_result_destroy(r);
+	/* Cached apart from the rewritten module of the same source. */
+	o.no_rewrite = 0;
+	ck_assert_int_eq(aos_jit_compile(good, strlen(good), &o, &r), 0);
+	ck_assert_int_eq(r->from_cache, 0);
+	ck_assert_ptr_nonnull(strstr((const char *)r->binary, "atom.global.add"));
 	aos_jit_result_destroy(r);
 }
 END_TEST
@@ -322,6 +407,10 @@ int main(void)
 	tcase_add_test(tc, build_options_reach_clang);
 	tcase_add_test(tc, device_enqueue_left_native_with_reason);
 	tcase_add_test(tc, ptx_for_nvidia);
+	tcase_add_test(tc, ptx_sm_bounded_to_what_llvm_writes);
+	tcase_add_test(tc, ptx_work_dim_and_local_linear_id_resolve);
+	tcase_add_test(tc, ptx_without_image_support_stays_native);
+	tcase_add_test(tc, no_rewrite_keeps_kernels_as_written);
 	tcase_add_test(tc, spirv_through_translator);
 	tcase_add_test(tc, cache_hit_returns_same_module);
 	tcase_add_test(tc, worker_timeout_is_a_build_failure);
