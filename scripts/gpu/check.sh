@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Runs the differential corpus, the JIT benchmark and a workload mix through
+# accelosd and ProxyCL (once per policy) from a bundle made by
+# make-bundle.sh on the first OpenCL platform of a machine with no LLVM-15
+# packages. Without OCL_ICD_VENDORS it looks for NVIDIA's OpenCL driver.
+#
+# usage: scripts/gpu/check.sh BUNDLE.tar.xz OUTDIR   (from the source tree)
+# env:   JOBS (parallel diffs, default 8), BENCH_REPS (default 5, 0 skips),
+#        BENCH_SPECS (spec globs, default all 78), BENCH_TIMEOUT (seconds, default 240), DIFF_TIMEOUT (per diff, default 120), ONLY (grep -E on test names),
+#        MIX_POLICIES (default "fifo fair", "" skips), TENANTS (the demo's mix)
+# Writes OUTDIR/summary.txt, diff.log, bench.log, bench.md, mix.txt and
+# accelosd.log (six files: a lent GPU machine returns at most eight); exits non-zero when an
+# unexpected diff result or no OpenCL device was found.
+set -uo pipefail
+bundle=${1:?bundle}; out=${2:?outdir}
+mkdir -p "$out"
+B=${TMPDIR:-/tmp}/aos-gpu-bundle
+rm -rf "$B" && mkdir -p "$B" && tar -xJf "$bundle" -C "$B" || exit 2
+export PATH=$B/bin:$PATH LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export ACCELOS_JIT_CLANG=$B/llvm/bin/clang ACCELOS_RTLIB_DIR=$B/rtlib
+export ACCELOS_LIBCLC_NVPTX=$B/clc/nvptx64--nvidiacl.bc ACCELOS_JIT_CACHE=$B/cache
+summary=$out/summary.txt
+: >"$summary"
+
+if [[ -z ${OCL_ICD_VENDORS:-} ]]; then
+	icd=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1/ {print $NF; exit}')
+	[[ -n $icd ]] || icd=$(find /usr/local/nvidia /usr/lib /usr/lib64 /usr/local/cuda* \
+		-name 'libnvidia-opencl.so*' 2>/dev/null | head -1)
+	if [[ -z $icd ]]; then
+		echo "no NVIDIA OpenCL driver (libnvidia-opencl.so) found" | tee -a "$summary"
+		exit 3
+	fi
+	mkdir -p "$B/vendors" && echo "$icd" >"$B/vendors/nvidia.icd"
+	export OCL_ICD_VENDORS=$B/vendors
+fi
+echo "OCL_ICD_VENDORS=$OCL_ICD_VENDORS ($(cat "$OCL_ICD_VENDORS"/*.icd 2>/dev/null | tr '\n' ' '))" >>"$summary"
+
+# Expected outcome per test: the two mismatch tests must report a difference.
+paste -d'\t' "$B/diff-names.txt" "$B/diff-commands.txt" | grep -E "${ONLY:-.}" >"$B/jobs.tsv"
+run_one() {
+	local name=$1 cmd=$2 log rc want=0
+	[[ $name == *mismatch* ]] && want=1
+	log=$(eval "timeout ${DIFF_TIMEOUT:-120} $cmd" 2>&1); rc=$?
+	if { ((want == 0)) && ((rc == 0)); } || { ((want == 1)) && ((rc != 0)) && [[ $log == *differ* || $log == *mismatch* ]]; }; then
+		printf 'PASS %s\n' "$name"
+	else
+		printf 'FAIL %s (rc %d)\n%s\n' "$name" "$rc" "$(tail -n 15 <<<"$log" | sed 's/^/    /')"
+	fi
+}
+export -f run_one; export DIFF_TIMEOUT
+start=$SECONDS
+while IFS=$'\t' read -r name cmd; do printf '%s\0%s\0' "$name" "$cmd"; done <"$B/jobs.tsv" |
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	xargs -0 -n2 -P "${JOBS:-8}" bash -c 'run_one "$0" "$1"' >"$out/diff.log"
+pass=$(grep -c '^PASS' "$out/diff.log"); fail=$(grep -c '^FAIL' "$out/diff.log")
+echo "diff: $pass passed, $fail failed of $(wc -l <"$B/jobs.tsv") in $((SECONDS - start)) s" | tee -a "$summary"
+grep '^FAIL' "$out/diff.log" >>"$summary"
+
+if ((${BENCH_REPS:-5} > 0)); then
+	start=$SECONDS
+	# shellcheck disable=SC2086 # BENCH_SPECS is a list of globs
+	timeout "${BENCH_TIMEOUT:-240}" accelos-jit-bench --reps "${BENCH_REPS:-5}" --out "$out/bench.md" \
+		${BENCH_SPECS:-bench/jit/specs/*.spec bench/jit/specs/corpus/*.spec bench/jit/specs/parboil/*.spec} \
+		>"$out/bench.log" 2>&1
+	echo "bench: rc $? in $((SECONDS - start)) s" | tee -a "$summary"
+fi
+mix_fail=0
+for policy in ${MIX_POLICIES-fifo fair}; do
+	start=$SECONDS
+	echo "=== policy $policy" >>"$out/mix.txt"
+	sock=$B/mix-$policy.sock
+	mkdir -p "$B/proxy-vendors" && echo "$B/lib/libproxycl.so" >"$B/proxy-vendors/accelos.icd"
+	echo "=== accelosd --policy $policy" >>"$out/accelosd.log"
+	accelosd --socket "$sock" --vendors "$OCL_ICD_VENDORS" --policy "$policy" \
+		--trace "$B/trace-$policy.jsonl" -v 2>>"$out/accelosd.log" &
+	pid=$!
+	for _ in $(seq 1 500); do [[ -S $sock ]] && break; sleep 0.02; done
+	{
+		OCL_ICD_VENDORS=$B/proxy-vendors ACCELOS_SOCKET=$sock timeout "${MIX_TIMEOUT:-150}" \
+			accelos-mix --tenants "${TENANTS:-sgemm:mysgemmNT,stencil,mri-q:ComputeQ_GPU,tpacf}" \
+			--platform accelOS --label "accelos-$policy" --out "$B/mix-$policy.jsonl" \
+			--iso-cache "$B/iso-$policy.json" --quiet
+		rc=$?
+		accelosd --socket "$sock" --status
+		accelos-report "$B/mix-$policy.jsonl"
+		echo "--- from the daemon's trace"
+		accelos-report "$B/trace-$policy.jsonl"
+	} >>"$out/mix.txt" 2>&1
+	kill -TERM "$pid"; wait "$pid"
+	echo "mix $policy: rc $rc in $((SECONDS - start)) s" | tee -a "$summary"
+	((rc == 0)) || mix_fail=1
+done
+((fail == 0 && mix_fail == 0))
