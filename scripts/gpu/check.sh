@@ -49,8 +49,8 @@ run_one() {
 }
 export -f run_one; export DIFF_TIMEOUT
 start=$SECONDS
+# shellcheck disable=SC2016 # $0 and $1 belong to the inner bash
 while IFS=$'\t' read -r name cmd; do printf '%s\0%s\0' "$name" "$cmd"; done <"$B/jobs.tsv" |
-	# shellcheck disable=SC2016 # expanded by the inner bash
 	xargs -0 -n2 -P "${JOBS:-8}" bash -c 'run_one "$0" "$1"' >"$out/diff.log"
 pass=$(grep -c '^PASS' "$out/diff.log"); fail=$(grep -c '^FAIL' "$out/diff.log")
 echo "diff: $pass passed, $fail failed of $(wc -l <"$B/jobs.tsv") in $((SECONDS - start)) s" | tee -a "$summary"
