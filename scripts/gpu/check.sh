@@ -6,7 +6,7 @@
 #
 # usage: scripts/gpu/check.sh BUNDLE.tar.xz OUTDIR   (from the source tree)
 # env:   JOBS (parallel diffs, default 8), BENCH_REPS (default 5, 0 skips),
-#        BENCH_SPECS (spec globs, default all 78), BENCH_TIMEOUT (seconds, default 240), DIFF_TIMEOUT (per diff, default 120), ONLY (grep -E on test names),
+#        BENCH_SPECS (spec globs, default the GPU-sized bench/jit/specs/gpu), BENCH_TIMEOUT (seconds, default 240), DIFF_TIMEOUT (per diff, default 120), ONLY (grep -E on test names),
 #        MIX_POLICIES (default "fifo fair", "" skips), TENANTS (the demo's mix)
 # Writes OUTDIR/summary.txt, diff.log, bench.log, bench.md, mix.txt and
 # accelosd.log (six files: a lent GPU machine returns at most eight); exits non-zero when an
@@ -60,7 +60,7 @@ if ((${BENCH_REPS:-5} > 0)); then
 	start=$SECONDS
 	# shellcheck disable=SC2086 # BENCH_SPECS is a list of globs
 	timeout "${BENCH_TIMEOUT:-240}" accelos-jit-bench --reps "${BENCH_REPS:-5}" --out "$out/bench.md" \
-		${BENCH_SPECS:-bench/jit/specs/*.spec bench/jit/specs/corpus/*.spec bench/jit/specs/parboil/*.spec} \
+		${BENCH_SPECS:-bench/jit/specs/gpu/*.spec} \
 		>"$out/bench.log" 2>&1
 	echo "bench: rc $? in $((SECONDS - start)) s" | tee -a "$summary"
 fi
