@@ -88,7 +88,7 @@ int aos_frontend_compile(const char *source, size_t len, const char *options,
 	 * llvm.loop.unroll.disable): PoCL vectorizes a small inner loop, but not its unrolled
 	 * copies (Parboil's mb_sad_calc, direct shape 0.69x -> 0.94x native; bench/RESULTS.md §3).
 	 * The rewrite unrolls some inner loops itself (passes/inner_loop_unroll.cpp). NVPTX keeps
-	 * clang's unrolling: unmeasured there, no GPU has run this path yet. */
+	 * clang's unrolling: not measured on a GPU yet. */
 	if (t != AOS_JIT_TARGET_NVPTX64)
 		argv[a++] = "-fno-unroll-loops";
 	argv[a] = NULL;

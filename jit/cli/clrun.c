@@ -132,7 +132,7 @@ void aos_outputs_free(struct aos_outputs *o)
 }
 
 /* The launch was checked uniform when parsed; CL_INVALID_GLOBAL_WORK_SIZE
- * for one that has 2^32 virtual groups or more. */
+ * for one that has more than AOS_VNDRANGE_MAX_GROUPS virtual groups. */
 static cl_int fill_record(struct aos_vndrange *r, const struct aos_launch *l, unsigned chunk)
 {
 	if (aos_vndrange_fill(r, l->dims, l->global, l->local, l->offset))
@@ -334,7 +334,7 @@ static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_la
 	return enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, ms, NULL, NULL);
 }
 
-/* Reads the record back into *rec; with `want_done` below UINT32_MAX, checks
+/* Reads the record back into *rec and checks
  * that exactly the first want_done virtual groups ran. */
 static cl_int check_record(struct aos_clenv *env, struct launch_state *s, struct aos_vndrange *rec,
 			   aos_u32 want_done, const char *what, char *err, size_t errlen)
