@@ -38,7 +38,9 @@ static int linkRtlib(Module &M, const char *path, char **err_msg)
 		setError(err_msg, std::string("cannot read runtime library ") + path);
 		return -ENOENT;
 	}
-	auto RT = parseBitcodeFile(**Buf, M.getContext());
+	/* Lazily: the linker then reads only the functions the module needs. libclc for PTX is
+	 * 8 MB of bitcode; read whole, it was most of a PTX compile's second. */
+	auto RT = getOwningLazyBitcodeModule(std::move(*Buf), M.getContext());
 	if (!RT) {
 		setError(err_msg, "runtime library is not valid bitcode: " + toString(RT.takeError()));
 		return -EINVAL;
