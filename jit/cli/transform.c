@@ -59,7 +59,10 @@ int aos_cli_transform(int argc, char **argv)
 			else
 				printf("%s: not rewritten: %s\n", k->name, k->reason);
 		}
-		if (out) {
+		if (out && !res->binary_size) {
+			fprintf(stderr, "accelos-jit: no module for this target: the program stays native, "
+					"%s not written\n", out);
+		} else if (out) {
 			FILE *f = fopen(out, "wb");
 			if (!f || fwrite(res->binary, 1, res->binary_size, f) != res->binary_size) {
 				fprintf(stderr, "accelos-jit: cannot write %s\n", out);
