@@ -28,6 +28,7 @@ typedef struct {
 	uint base;            /* first virtual group of the current chunk */
 	uint prev;            /* groups in the previous chunk (for done) */
 	uint direct;          /* 1 in a direct kernel: a constant once inlined */
+	uint stopping;        /* master: saw `stop`, takes no more groups */
 } aos_wg;
 
 _Static_assert(sizeof(aos_wg) <= AOS_RT_WG_WORDS * 8, "AOS_RT_WG_WORDS too small");
@@ -57,6 +58,7 @@ void aos_rt_init(global void *rtv, void *wgv)
 	wg->base = 0;
 	wg->prev = 0;
 	wg->direct = 0;
+	wg->stopping = 0;
 }
 
 /*
@@ -81,20 +83,24 @@ void aos_rt_direct_init(global void *rtv, void *wgv)
 
 /* Master only: grab up to `chunk` groups below min(total, budget). One
  * fetch-add, no compare-and-swap loop: on a GPU hundreds of masters dequeue at
- * once, and a CAS loop serialises them on round trips (on an H100, a 1D
- * loop kernel of 16384 groups ran at 0.003x native with it, 0.17x without). The add may carry `next` past the
- * limit; the groups beyond it are never run, so after a launch the groups
- * [0, min(next, limit)) ran, all of them (accelos/vndrange.h). A master that
- * sees `stop` takes nothing, so a stop never leaves a hole either. */
-static uint aos_grab(global struct aos_vndrange *rt, uint chunk, uint *count)
+ * once, and a CAS loop serialises them on round trips (on an H100, a 1D loop
+ * kernel of 16384 groups ran at 0.003x native with it, 0.17x without). The add
+ * may carry `next` past the limit; the groups beyond it are never run, so
+ * after a launch the groups [0, min(next, limit)) ran, all of them
+ * (accelos/vndrange.h). `stop` is read beside the add, not before it, so a
+ * dequeue waits for one round trip to memory, not two: a master that sees it
+ * runs the chunk it has just taken and takes nothing more, which leaves no
+ * hole either. */
+static uint aos_grab(global struct aos_vndrange *rt, aos_wg *wg, uint chunk, uint *count)
 {
 	volatile global uint *stopp = &rt->stop;
 	uint limit = min(rt->total_groups, rt->budget);
-	if (*stopp) {
+	if (wg->stopping) {
 		*count = 0;
 		return limit;
 	}
 	uint old = atomic_add(&rt->next, chunk);
+	wg->stopping = *stopp;
 	*count = old < limit ? min(chunk, limit - old) : 0u;
 	return old;
 }
@@ -109,7 +115,7 @@ uint aos_rt_dequeue(global void *rtv, local void *sdv, void *wgv, uint dflt_chun
 	if (aos_is_master()) {
 		uint chunk = rt->chunk ? rt->chunk : dflt_chunk;
 		uint count;
-		uint base = aos_grab(rt, chunk ? chunk : 1u, &count);
+		uint base = aos_grab(rt, wg, chunk ? chunk : 1u, &count);
 		ulong nx = wg->num_groups[0], ny = wg->num_groups[1];
 		sd[slot + AOS_SLOT_BASE] = base;
 		sd[slot + AOS_SLOT_COUNT] = count;

@@ -19,8 +19,9 @@
  *   - launch with the same local size and any number of physical groups.
  * Budget and stop hooks: budget is fixed for the length of a launch, and the
  * dequeue never runs a virtual group whose index is >= budget. `stop` may be
- * set while a launch runs: every master that reads it at its next dequeue
- * takes nothing more, so the launch ends at virtual-group boundaries. Either
+ * set while a launch runs (or before it): a master that reads it runs the
+ * chunk it took at that dequeue and takes nothing more, so the launch ends at
+ * virtual-group boundaries, within one chunk per physical group. Either
  * way the groups [0, frontier) ran, all of them, where frontier =
  * min(next, budget, total_groups): `next` may run past the limit, since the
  * dequeue is one fetch-add (aos_vndrange_frontier). A later launch on the

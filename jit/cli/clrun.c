@@ -1,6 +1,8 @@
 /* OpenCL host runner (see clrun.h). */
 #include "clrun.h"
 
+#include "chunking.h"
+
 #include "accelos/jit.h"
 #include "accelos/vndrange.h"
 
@@ -334,8 +336,23 @@ static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_la
 	return enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, ms, NULL, NULL);
 }
 
-/* Reads the record back into *rec and checks
- * that exactly the first want_done virtual groups ran. */
+/* Reads the record back into *rec and checks that the virtual groups that ran are the first
+ * ones, between least and most of them. */
+static cl_int check_record_range(struct aos_clenv *env, struct launch_state *s, struct aos_vndrange *rec,
+				 aos_u32 least, aos_u32 most, const char *what, char *err, size_t errlen)
+{
+	cl_int e = clEnqueueReadBuffer(env->queue, s->record, CL_TRUE, 0, sizeof(*rec), rec, 0, NULL,
+				       NULL);
+	if (e == CL_SUCCESS && (rec->done != aos_vndrange_frontier(rec) || rec->done < least ||
+				rec->done > most)) {
+		snprintf(err, errlen, "%s: done %u, next %u (frontier %u) of %u groups, want %u..%u", what,
+			 rec->done, rec->next, aos_vndrange_frontier(rec), rec->total_groups, least, most);
+		return CL_INVALID_OPERATION;
+	}
+	return e;
+}
+
+/* Reads the record back into *rec and checks that exactly the first want_done groups ran. */
 static cl_int check_record(struct aos_clenv *env, struct launch_state *s, struct aos_vndrange *rec,
 			   aos_u32 want_done, const char *what, char *err, size_t errlen)
 {
@@ -349,10 +366,10 @@ static cl_int check_record(struct aos_clenv *env, struct launch_state *s, struct
 	return e;
 }
 
-/* Runs the rewritten kernel, optionally split: a launch with `stop` set runs
- * nothing, one under half the budget runs the first half, and one resumed at
- * its frontier (accelos/vndrange.h) the rest. Checks that the record says every
- * virtual group ran exactly once. */
+/* Runs the rewritten kernel, optionally split: a launch with `stop` set runs at
+ * most one chunk per physical group, one under half the budget runs on to the
+ * first half, and one resumed at its frontier (accelos/vndrange.h) the rest.
+ * Checks that the record says every virtual group ran exactly once. */
 static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
 			const struct aos_sched_cfg *sched, struct launch_state *s, cl_uint rec_arg,
 			double *ms, char *err, size_t errlen)
@@ -374,9 +391,17 @@ static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_lau
 		return e;
 	if (sched->split) {
 		aos_u32 half = rec.budget, go = 0;
+		/* A stopped master still runs the chunk it took; the largest compiled chunk is the
+		 * smallest kernel's. */
+		unsigned chunk = sched->chunk ? sched->chunk : aos_chunk_for_inst_count(0);
+		aos_u32 most = (aos_u32)(sched->phys_groups * chunk);
 		if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS ||
-		    (e = check_record(env, s, &rec, 0, "stopped launch", err, errlen)) != CL_SUCCESS)
+		    (e = check_record_range(env, s, &rec, 0, most < half ? most : half, "stopped launch", err,
+					    errlen)) != CL_SUCCESS)
 			return e;
+		aos_u32 resume_stopped[2] = { aos_vndrange_frontier(&rec), half };
+		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, next),
+				     sizeof(resume_stopped), resume_stopped, 0, NULL, NULL);
 		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, stop),
 				     sizeof(go), &go, 0, NULL, NULL);
 		if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS ||
