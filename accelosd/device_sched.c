@@ -747,6 +747,25 @@ static uint64_t wave_allowance_ns(const struct aos_logical *l, uint64_t limit_ns
     return allowance;
 }
 
+/* Tells a running loop wave to take no more virtual groups: its record's `stop` field, written on a
+ * queue of its own (the run queue is busy behind the wave; a write from another queue lands while a
+ * kernel runs, on PoCL too). The groups in flight end; the ones not yet taken never run, so an
+ * aborted launch leaves the device within a chunk per physical group. A direct wave has no
+ * dequeue: its groups run out. */
+static void wave_stop(struct device_sched *d, struct aos_logical *l)
+{
+    static const aos_u32 stop = 1;
+    if (l->direct || !l->record || !l->wave)
+        return;
+    cl_command_queue q = queue_take(d, l->context);
+    if (!q)
+        return;
+    if (NATIVE(q, clEnqueueWriteBuffer)(q, l->record, CL_FALSE, offsetof(struct aos_vndrange, stop), sizeof(stop),
+                                        &stop, 0, NULL, NULL) == CL_SUCCESS)
+        NATIVE(q, clFlush)(q);
+    queue_give_back(d, l->context, q);
+}
+
 static void watch(struct device_sched *d)
 {
     uint64_t limit_ns = (uint64_t)aos_daemon_config_get()->vgroup_timeout_ms * 1000000ull;
@@ -768,9 +787,10 @@ static void watch(struct device_sched *d)
             continue;
         if (now - l->wave_running_ns > wave_allowance_ns(l, limit_ns)) {
             aos_log(AOS_LOG_WARN, "sched",
-                    "client %llu: %s: a virtual group ran past %u ms: launch aborted (its wave leaves the "
-                    "device when its groups end)",
+                    "client %llu: %s: a virtual group ran past %u ms: launch aborted (its wave takes no "
+                    "more groups and leaves the device when those running end)",
                     (unsigned long long)l->client, l->kernel_name, aos_daemon_config_get()->vgroup_timeout_ms);
+            wave_stop(d, l);
             launch_end(d, l, RUNAWAY_STATUS);
         }
     }
