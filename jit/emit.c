@@ -13,6 +13,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,12 +53,17 @@ static void nvptx_init(void)
 /* Functions still called but defined nowhere once libclc is in: PTX would name them as
  * externs, and the driver refuses the module (images and printf, say: libclc has no PTX for
  * them). Returns -ENOSYS with their names in *log, or 0. */
+static bool is_unresolved(LLVMValueRef f)
+{
+	return LLVMIsDeclaration(f) && !LLVMGetIntrinsicID(f) && LLVMGetFirstUse(f);
+}
+
 static int check_unresolved(LLVMModuleRef m, char **log)
 {
 	static const char head[] = "the nvptx64 target has no implementation of:";
 	size_t cap = sizeof(head) + 1, n = 0;
 	for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-		if (LLVMIsDeclaration(f) && !LLVMGetIntrinsicID(f) && LLVMGetFirstUse(f)) {
+		if (is_unresolved(f)) {
 			size_t len;
 			cap += strlen(LLVMGetValueName2(f, &len)) + 1;
 			n++;
@@ -69,7 +75,7 @@ static int check_unresolved(LLVMModuleRef m, char **log)
 		return -ENOMEM;
 	strcpy(msg, head);
 	for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-		if (LLVMIsDeclaration(f) && !LLVMGetIntrinsicID(f) && LLVMGetFirstUse(f)) {
+		if (is_unresolved(f)) {
 			size_t len;
 			strcat(msg, " ");
 			strcat(msg, LLVMGetValueName2(f, &len));

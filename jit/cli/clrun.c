@@ -356,14 +356,7 @@ static cl_int check_record_range(struct aos_clenv *env, struct launch_state *s, 
 static cl_int check_record(struct aos_clenv *env, struct launch_state *s, struct aos_vndrange *rec,
 			   aos_u32 want_done, const char *what, char *err, size_t errlen)
 {
-	cl_int e = clEnqueueReadBuffer(env->queue, s->record, CL_TRUE, 0, sizeof(*rec), rec, 0, NULL,
-				       NULL);
-	if (e == CL_SUCCESS && (rec->done != want_done || aos_vndrange_frontier(rec) != want_done)) {
-		snprintf(err, errlen, "%s: done %u, next %u (frontier %u) of %u groups, want %u", what,
-			 rec->done, rec->next, aos_vndrange_frontier(rec), rec->total_groups, want_done);
-		return CL_INVALID_OPERATION;
-	}
-	return e;
+	return check_record_range(env, s, rec, want_done, want_done, what, err, errlen);
 }
 
 /* Runs the rewritten kernel, optionally split: a launch with `stop` set runs at
