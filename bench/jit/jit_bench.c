@@ -26,6 +26,7 @@
  */
 #include "clrun.h"
 #include "launch_spec.h"
+#include "text_file.h"
 
 #include "accelos/jit.h"
 
@@ -83,26 +84,6 @@ static double median_ratio(const double *a, const double *b, int n)
 	return m;
 }
 
-static char *read_text(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-		free(s);
-		s = NULL;
-	}
-	if (s)
-		s[n] = 0;
-	fclose(f);
-	*len = (size_t)n;
-	return s;
-}
-
 /*
  * One paired sample: `pairs` pairs of a native and a direct launch, alternating one by one on
  * the same queue and buffers (N D, D N, N D, ...), so both shapes see the same machine from
@@ -152,7 +133,7 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 		     int reps, struct row *r)
 {
 	size_t len;
-	char *src = read_text(o->file, &len), *log = NULL, err[512];
+	char *src = aos_read_text(o->file, &len), *log = NULL, err[512];
 	const char *opts = o->build_options ? o->build_options : "";
 	struct aos_jit_result *res = NULL, *hit = NULL;
 	cl_program nat = NULL, rw = NULL;
@@ -414,7 +395,7 @@ int main(int argc, char **argv)
 	struct row *rows = calloc((size_t)cap, sizeof(*rows));
 	for (int fi = first; fi < argc && rows; fi++) {
 		size_t len;
-		char *text = read_text(argv[fi], &len);
+		char *text = aos_read_text(argv[fi], &len);
 		const char *source = argv[fi]; /* a .spec names its source instead */
 		for (char *save = NULL, *line = text ? strtok_r(text, "\n", &save) : NULL; line;
 		     line = strtok_r(NULL, "\n", &save)) {

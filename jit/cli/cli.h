@@ -8,8 +8,6 @@
 int aos_cli_transform(int argc, char **argv);
 int aos_cli_diff(int argc, char **argv);
 
-/* Reads a whole text file (NUL-terminated, malloc'd); NULL on error. */
-char *aos_cli_read_text(const char *path, size_t *len);
 /* Joins argv[from..argc) with spaces (malloc'd). */
 char *aos_cli_join(int argc, char **argv, int from);
 

@@ -6,6 +6,7 @@
  * every output buffer byte for byte.
  */
 #include "cli.h"
+#include "text_file.h"
 #include "clrun.h"
 #include "launch_spec.h"
 
@@ -197,7 +198,7 @@ out:
 static int diff_main(struct aos_launch_spec *o, struct aos_clenv *env)
 {
 	size_t len;
-	char *src = aos_cli_read_text(o->file, &len), *log = NULL, err[512];
+	char *src = aos_read_text(o->file, &len), *log = NULL, err[512];
 	const char *opts = o->build_options ? o->build_options : "";
 	struct aos_jit_result *res = NULL;
 	struct reference native_ref = { { 0 }, "native" }, chain_ref = { { 0 }, NULL };
@@ -223,7 +224,7 @@ static int diff_main(struct aos_launch_spec *o, struct aos_clenv *env)
 	}
 	if (o->against) {
 		free(src);
-		src = aos_cli_read_text(o->against, &len);
+		src = aos_read_text(o->against, &len);
 		if (!src) {
 			printf("error: cannot read %s\n", o->against);
 			goto out;

@@ -15,34 +15,6 @@ static void usage(void)
 	      stderr);
 }
 
-char *aos_cli_read_text(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap + 1);
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *g = realloc(buf, 2 * cap + 1);
-			if (!g) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = g;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	if (buf)
-		buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
-
 char *aos_cli_join(int argc, char **argv, int from)
 {
 	size_t n = 1;

@@ -1,5 +1,6 @@
 /* accelos-jit transform: write the rewritten module, report per kernel. */
 #include "cli.h"
+#include "text_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ int aos_cli_transform(int argc, char **argv)
 		return 2;
 	}
 	size_t len;
-	char *src = aos_cli_read_text(file, &len);
+	char *src = aos_read_text(file, &len);
 	if (!src) {
 		fprintf(stderr, "accelos-jit: cannot read %s: %s\n", file, strerror(errno));
 		free(options);

@@ -9,6 +9,7 @@
  */
 #include "clrun.h"
 #include "launch_spec.h"
+#include "text_file.h"
 
 #include "accelos/jit.h"
 
@@ -21,22 +22,6 @@ static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
-}
-
-static char *read_source(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	if (f && fseek(f, 0, SEEK_END) == 0) {
-		long n = ftell(f);
-		if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
-			*len = fread(buf, 1, (size_t)n, f);
-			buf[*len] = '\0';
-		}
-	}
-	if (f)
-		fclose(f);
-	return buf;
 }
 
 /* One launch of p; its kernel time in ms, or a negative value on failure. */
@@ -61,7 +46,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: REPS=N accelos-spir-probe FILE.cl --kernel NAME --global ... [-- OPTIONS]\n");
 		return 2;
 	}
-	if (!(src = read_source(spec.file, &len)) || aos_clenv_open(&env)) {
+	if (!(src = aos_read_text(spec.file, &len)) || aos_clenv_open(&env)) {
 		fprintf(stderr, "accelos-spir-probe: cannot read %s or open a device\n", spec.file);
 		return 2;
 	}
