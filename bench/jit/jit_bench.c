@@ -59,18 +59,6 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Median over the samples of a[i] / b[i]: each sample's two shapes ran next to each other. */
 static double median_ratio(const double *a, const double *b, int n)
 {
@@ -79,50 +67,9 @@ static double median_ratio(const double *a, const double *b, int n)
 		return 0;
 	for (int i = 0; i < n; i++)
 		r[i] = b[i] > 0 ? a[i] / b[i] : 0;
-	double m = median(r, n);
+	double m = aos_clrun_median(r, n);
 	free(r);
 	return m;
-}
-
-/*
- * One paired sample: `pairs` pairs of a native and a direct launch, alternating one by one on
- * the same queue and buffers (N D, D N, N D, ...), so both shapes see the same machine from
- * launch to launch. *ratio is the median over the pairs of the native kernel time over the
- * direct one (event profiling): a launch that the host preempted spoils its pair, not the
- * sample.
- */
-static int time_paired(struct aos_clenv *env, cl_program nat, cl_program rw,
-		       const struct aos_launch_spec *o, const struct aos_clrun_args *set,
-		       const struct aos_sched_cfg *direct, int pairs, double *ratio)
-{
-	struct aos_clrun_prepared *p[2] = { NULL, NULL };
-	cl_event *ev = calloc((size_t)pairs * 4, sizeof(*ev));
-	double *pair_ratio = calloc((size_t)pairs, sizeof(*pair_ratio));
-	int rc = !ev || !pair_ratio ||
-		 aos_clrun_prepare(env, nat, o->kernel, &o->launch, set, NULL, &p[0]) ||
-		 aos_clrun_prepare(env, rw, o->kernel, &o->launch, set, direct, &p[1]);
-	/* Launch j is native when j % 4 is 0 or 3: pair j / 2 holds one launch of each. */
-	for (int j = 0; !rc && j < 2 * pairs; j++) {
-		int shape = (j % 4 == 0 || j % 4 == 3) ? 0 : 1;
-		rc = aos_clrun_enqueue(env, p[shape], &ev[2 * j], &ev[2 * j + 1]) != CL_SUCCESS;
-	}
-	if (!rc)
-		rc = clFinish(env->queue) != CL_SUCCESS;
-	for (int k = 0; !rc && k < pairs; k++) {
-		int n = 2 * k + (k % 2), d = 2 * k + 1 - (k % 2);
-		double tn = aos_clrun_span_ms(ev[2 * n], ev[2 * n + 1]);
-		double td = aos_clrun_span_ms(ev[2 * d], ev[2 * d + 1]);
-		pair_ratio[k] = td > 0 ? tn / td : 0;
-	}
-	for (int j = 0; ev && j < 4 * pairs; j++)
-		if (ev[j])
-			clReleaseEvent(ev[j]);
-	*ratio = rc ? 0 : median(pair_ratio, pairs);
-	aos_clrun_prepared_destroy(p[0]);
-	aos_clrun_prepared_destroy(p[1]);
-	free(pair_ratio);
-	free(ev);
-	return rc || *ratio <= 0;
 }
 
 /* One launch: builds, times, fills `r`. */
@@ -229,7 +176,8 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 						    &td[i], &kd);
 		}
 		if (rc == 0 && r->has_direct)
-			rc = time_paired(env, nat, rw, o, set, &direct, iters, &tp[i]);
+			rc = aos_clrun_time_paired(env, nat, NULL, rw, &direct, o->kernel, &o->launch, set, iters,
+						   &tp[i]);
 		aos_clrun_args_destroy(set);
 		set = NULL;
 		if (rc)
@@ -239,14 +187,14 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	r->kspeed = median_ratio(kn, kr, reps);
 	if (r->has_direct) {
 		r->dspeed = median_ratio(tn, td, reps);
-		r->pspeed = median(tp, reps);
+		r->pspeed = aos_clrun_median(tp, reps);
 	}
-	r->native_ms = median(tn, reps);
-	r->rewritten_ms = median(tr, reps);
-	r->native_kms = median(kn, reps);
-	r->rewritten_kms = median(kr, reps);
+	r->native_ms = aos_clrun_median(tn, reps);
+	r->rewritten_ms = aos_clrun_median(tr, reps);
+	r->native_kms = aos_clrun_median(kn, reps);
+	r->rewritten_kms = aos_clrun_median(kr, reps);
 	if (r->has_direct)
-		r->direct_ms = median(td, reps);
+		r->direct_ms = aos_clrun_median(td, reps);
 	r->ok = 1;
 	rc = 0;
 out:

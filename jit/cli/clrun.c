@@ -578,6 +578,18 @@ int aos_clrun_time(struct aos_clenv *env, cl_program prog, const char *kernel,
 	return e;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double aos_clrun_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), by_value);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 struct aos_clrun_prepared {
 	cl_kernel kernel;
 	cl_mem record;
@@ -672,4 +684,39 @@ void aos_clrun_prepared_destroy(struct aos_clrun_prepared *p)
 	if (p->record)
 		clReleaseMemObject(p->record);
 	free(p);
+}
+
+int aos_clrun_time_paired(struct aos_clenv *env, cl_program prog_a, const struct aos_sched_cfg *sched_a,
+			  cl_program prog_b, const struct aos_sched_cfg *sched_b, const char *kernel,
+			  const struct aos_launch *l, const struct aos_clrun_args *set, int pairs,
+			  double *ratio)
+{
+	struct aos_clrun_prepared *p[2] = { NULL, NULL };
+	cl_event *ev = calloc((size_t)pairs * 4, sizeof(*ev));
+	double *pair_ratio = calloc((size_t)pairs, sizeof(*pair_ratio));
+	int rc = pairs < 1 || !ev || !pair_ratio ||
+		 aos_clrun_prepare(env, prog_a, kernel, l, set, sched_a, &p[0]) ||
+		 aos_clrun_prepare(env, prog_b, kernel, l, set, sched_b, &p[1]);
+	/* Launch j is a when j % 4 is 0 or 3: pair j / 2 holds one launch of each. */
+	for (int j = 0; !rc && j < 2 * pairs; j++) {
+		int shape = (j % 4 == 0 || j % 4 == 3) ? 0 : 1;
+		rc = aos_clrun_enqueue(env, p[shape], &ev[2 * j], &ev[2 * j + 1]) != CL_SUCCESS;
+	}
+	if (!rc)
+		rc = clFinish(env->queue) != CL_SUCCESS;
+	for (int k = 0; !rc && k < pairs; k++) {
+		int a = 2 * k + (k % 2), b = 2 * k + 1 - (k % 2);
+		double ta = aos_clrun_span_ms(ev[2 * a], ev[2 * a + 1]);
+		double tb = aos_clrun_span_ms(ev[2 * b], ev[2 * b + 1]);
+		pair_ratio[k] = tb > 0 ? ta / tb : 0;
+	}
+	for (int j = 0; ev && j < 4 * pairs; j++)
+		if (ev[j])
+			clReleaseEvent(ev[j]);
+	*ratio = rc ? 0 : aos_clrun_median(pair_ratio, pairs);
+	aos_clrun_prepared_destroy(p[0]);
+	aos_clrun_prepared_destroy(p[1]);
+	free(pair_ratio);
+	free(ev);
+	return rc || *ratio <= 0;
 }

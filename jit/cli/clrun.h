@@ -101,6 +101,19 @@ int aos_clrun_enqueue(struct aos_clenv *env, struct aos_clrun_prepared *p, cl_ev
 		      cl_event *last);
 /* Device time from the start of `first` to the end of `last`, from event profiling. */
 double aos_clrun_span_ms(cl_event first, cl_event last);
+/*
+ * One paired sample: `pairs` pairs of a launch of prog_a (shape sched_a) and one of prog_b
+ * (sched_b), alternating one by one on the same queue and buffers (A B, B A, A B, ...), so both
+ * see the same machine from launch to launch. *ratio is the median over the pairs of A's kernel
+ * time over B's (event profiling): a launch the host preempted spoils its pair, not the sample.
+ * Returns 0, or non-zero (and *ratio 0) when a step failed.
+ */
+int aos_clrun_time_paired(struct aos_clenv *env, cl_program prog_a, const struct aos_sched_cfg *sched_a,
+			  cl_program prog_b, const struct aos_sched_cfg *sched_b, const char *kernel,
+			  const struct aos_launch *l, const struct aos_clrun_args *set, int pairs,
+			  double *ratio);
+/* Median of v[0..n) (sorts v); n >= 1. */
+double aos_clrun_median(double *v, int n);
 /* The record buffer of a prepared launch (accelos/vndrange.h); NULL when it has none. */
 cl_mem aos_clrun_prepared_record(const struct aos_clrun_prepared *p);
 void aos_clrun_prepared_destroy(struct aos_clrun_prepared *p);

@@ -13,28 +13,9 @@
 
 #include "accelos/jit.h"
 
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* One launch of p; its kernel time in ms, or a negative value on failure. */
-static double timed_launch(struct aos_clenv *env, struct aos_clrun_prepared *p)
-{
-	cl_event first = NULL, last = NULL;
-	if (aos_clrun_enqueue(env, p, &first, &last) != CL_SUCCESS || clFinish(env->queue) != CL_SUCCESS)
-		return -1;
-	double ms = aos_clrun_span_ms(first, last);
-	clReleaseEvent(first);
-	clReleaseEvent(last);
-	return ms;
-}
 
 int main(int argc, char **argv)
 {
@@ -59,35 +40,20 @@ int main(int argc, char **argv)
 	if (native && aos_jit_compile(src, len, &jo, &res) == 0)
 		spir = aos_clrun_build_jit(&env, AOS_JIT_TARGET_SPIR64, res->binary, res->binary_size, &log);
 	struct aos_clrun_args *set = NULL;
-	struct aos_clrun_prepared *pn = NULL, *ps = NULL;
-	if (!spir || aos_clrun_args_create(&env, spec.args, spec.nargs, 1, &set) ||
-	    aos_clrun_prepare(&env, native, spec.kernel, &spec.launch, set, NULL, &pn) ||
-	    aos_clrun_prepare(&env, spir, spec.kernel, &spec.launch, set, NULL, &ps)) {
+	if (!spir || aos_clrun_args_create(&env, spec.args, spec.nargs, 1, &set)) {
 		fprintf(stderr, "accelos-spir-probe: build or set-up failed\n%s\n", log ? log : "");
 		return 1;
 	}
 	int reps = getenv("REPS") ? atoi(getenv("REPS")) : 41;
 	reps = reps > 0 ? reps : 41;
-	double *ratio = calloc((size_t)reps, sizeof(*ratio));
-	for (int i = -3; i < reps && ratio; i++) { /* three warm-up pairs */
-		bool spir_first = i & 1;
-		double a = timed_launch(&env, spir_first ? ps : pn), b = timed_launch(&env, spir_first ? pn : ps);
-		double n = spir_first ? b : a, s = spir_first ? a : b;
-		if (n <= 0 || s <= 0) {
-			fprintf(stderr, "accelos-spir-probe: a launch failed\n");
-			return 1;
-		}
-		if (i >= 0)
-			ratio[i] = n / s;
-	}
-	if (!ratio)
+	double ratio = 0;
+	/* Three warm-up pairs first: each program's first launch also times its compile. */
+	if (aos_clrun_time_paired(&env, native, NULL, spir, NULL, spec.kernel, &spec.launch, set, 3, &ratio) ||
+	    aos_clrun_time_paired(&env, native, NULL, spir, NULL, spec.kernel, &spec.launch, set, reps, &ratio)) {
+		fprintf(stderr, "accelos-spir-probe: a launch failed\n");
 		return 1;
-	qsort(ratio, (size_t)reps, sizeof(*ratio), by_value);
-	printf("%s: native / unrewritten SPIR, paired: median %.3f (quartiles %.3f %.3f, %d pairs)\n", spec.kernel,
-	       ratio[reps / 2], ratio[reps / 4], ratio[3 * reps / 4], reps);
-	free(ratio);
-	aos_clrun_prepared_destroy(pn);
-	aos_clrun_prepared_destroy(ps);
+	}
+	printf("%s: native / unrewritten SPIR, paired: median %.3f over %d pairs\n", spec.kernel, ratio, reps);
 	aos_clrun_args_destroy(set);
 	clReleaseProgram(native);
 	clReleaseProgram(spir);
