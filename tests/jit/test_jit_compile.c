@@ -236,6 +236,20 @@ START_TEST(ptx_sm_bounded_to_what_llvm_writes)
 }
 END_TEST
 
+/* libclc is linked after the rewrite's optimisation; the module is optimised again, so its
+ * work-item functions, atomics and barrier become special registers and instructions, not calls. */
+START_TEST(ptx_inlines_libclc)
+{
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(good, strlen(good), AOS_JIT_TARGET_NVPTX64, NULL, &r), 0);
+	const char *ptx = (const char *)r->binary;
+	ck_assert_ptr_nonnull(strstr(ptx, "%tid.x"));
+	ck_assert_ptr_null(strstr(ptx, "call.uni"));
+	ck_assert_ptr_null(strstr(ptx, ".func"));
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
 /* libclc has no get_work_dim, get_local_linear_id or get_enqueued_local_size for PTX: the
  * rewrite supplies them, so the module names no extern the driver would refuse. */
 START_TEST(ptx_work_dim_and_local_linear_id_resolve)
@@ -408,6 +422,7 @@ int main(void)
 	tcase_add_test(tc, device_enqueue_left_native_with_reason);
 	tcase_add_test(tc, ptx_for_nvidia);
 	tcase_add_test(tc, ptx_sm_bounded_to_what_llvm_writes);
+	tcase_add_test(tc, ptx_inlines_libclc);
 	tcase_add_test(tc, ptx_work_dim_and_local_linear_id_resolve);
 	tcase_add_test(tc, ptx_without_image_support_stays_native);
 	tcase_add_test(tc, no_rewrite_keeps_kernels_as_written);
