@@ -3,17 +3,12 @@
  * scheduling core's architecture table. Read once per device, on first use.
  */
 #include <pthread.h>
-#include <string.h>
 
 #include "accelos/log.h"
 #include "accelos/sched.h"
+#include "accelos/sched_query.h"
 #include "accelos/wire_core.h"
 #include "device_sched.h"
-
-#define NV_COMPUTE_CAPABILITY_MAJOR 0x4000 /* cl_nv_device_attribute_query */
-#define NV_COMPUTE_CAPABILITY_MINOR 0x4001
-#define NV_REGISTERS_PER_BLOCK 0x4002
-#define NV_WARP_SIZE 0x4003
 
 struct device_model {
     bool ready;
@@ -26,30 +21,9 @@ static struct device_model models[AOS_MAX_DEVICES];
 
 static void device_model_read(const struct aos_device *dev, struct device_model *m)
 {
-    cl_device_id d = dev->device;
-    struct aos_sched_device_info info = {.type = (uint64_t)dev->type};
-    char vendor[256] = "";
-    cl_uint cu = 0, u = 0;
-    cl_ulong local = 0;
-    size_t wg = 0;
-    NATIVE(d, clGetDeviceInfo)(d, CL_DEVICE_VENDOR, sizeof(vendor) - 1, vendor, NULL);
-    if (NATIVE(d, clGetDeviceInfo)(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL) == CL_SUCCESS)
-        info.compute_units = cu;
-    if (NATIVE(d, clGetDeviceInfo)(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(local), &local, NULL) == CL_SUCCESS)
-        info.local_mem_size = local;
-    if (NATIVE(d, clGetDeviceInfo)(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL) == CL_SUCCESS)
-        info.max_work_group_size = wg;
-    info.vendor = vendor;
-    if (strstr(vendor, "NVIDIA")) {
-        if (NATIVE(d, clGetDeviceInfo)(d, NV_COMPUTE_CAPABILITY_MAJOR, sizeof(u), &u, NULL) == CL_SUCCESS)
-            info.nv_cc_major = u;
-        if (NATIVE(d, clGetDeviceInfo)(d, NV_COMPUTE_CAPABILITY_MINOR, sizeof(u), &u, NULL) == CL_SUCCESS)
-            info.nv_cc_minor = u;
-        if (NATIVE(d, clGetDeviceInfo)(d, NV_REGISTERS_PER_BLOCK, sizeof(u), &u, NULL) == CL_SUCCESS)
-            info.nv_regs_per_block = u;
-        if (NATIVE(d, clGetDeviceInfo)(d, NV_WARP_SIZE, sizeof(u), &u, NULL) == CL_SUCCESS)
-            info.nv_warp_size = u;
-    }
+    struct aos_sched_device_info info;
+    char vendor[AOS_SCHED_VENDOR_MAX];
+    aos_sched_device_query(NATIVE(dev->device, clGetDeviceInfo), dev->device, &info, vendor);
     m->usable = aos_sched_device_from_info(&info, &m->model) == 0;
     if (m->usable)
         aos_log(AOS_LOG_INFO, "launch", "device %u: %u compute units, model %s%s", dev->index,
