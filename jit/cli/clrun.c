@@ -4,6 +4,8 @@
 #include "chunking.h"
 
 #include "accelos/jit.h"
+#include "accelos/nv_regs.h"
+#include "accelos/sched_query.h"
 #include "accelos/vndrange.h"
 
 #include <errno.h>
@@ -110,10 +112,53 @@ cl_program aos_clrun_build_jit(struct aos_clenv *env, int target, const uint8_t 
 {
 	cl_int e;
 	*log = NULL;
+	/* On NVIDIA the build log then carries ptxas's register counts (aos_clrun_resident_groups). */
+	if (target == AOS_JIT_TARGET_NVPTX64)
+		return aos_clrun_build_binary(env, bin, len, "-cl-nv-verbose", log);
 	if (target != AOS_JIT_TARGET_SPIRV)
 		return aos_clrun_build_binary(env, bin, len, "", log);
 	cl_program p = clCreateProgramWithIL(env->context, bin, len, &e);
 	return p ? finish_build(env, p, "", log) : NULL;
+}
+
+/* The program's build log, NUL-terminated; NULL when there is none. */
+static char *build_log(struct aos_clenv *env, cl_program p)
+{
+	size_t n = 0;
+	if (clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS || n == 0)
+		return NULL;
+	char *log = calloc(1, n + 1);
+	if (log && clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS) {
+		free(log);
+		log = NULL;
+	}
+	return log;
+}
+
+size_t aos_clrun_resident_groups(struct aos_clenv *env, cl_program prog, const char *kernel,
+				 const struct aos_launch *l)
+{
+	struct aos_sched_device_info info;
+	struct aos_sched_device dev;
+	char vendor[AOS_SCHED_VENDOR_MAX];
+	aos_sched_device_query(clGetDeviceInfo, env->device, &info, vendor);
+	if (aos_sched_device_from_info(&info, &dev))
+		return 0;
+	cl_int e;
+	cl_kernel k = clCreateKernel(prog, kernel, &e);
+	if (!k)
+		return 0;
+	cl_ulong local = 0;
+	clGetKernelWorkGroupInfo(k, env->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof(local), &local, NULL);
+	clReleaseKernel(k);
+	size_t threads = 1;
+	for (cl_uint d = 0; d < l->dims; d++)
+		threads *= l->local[d];
+	char *log = build_log(env, prog);
+	struct aos_sched_kernel sk = { .wg_threads = (uint32_t)threads, .local_mem = local, .total_groups = 1,
+				       .regs_per_thread = log ? aos_nv_regs_from_log(log, strlen(log), kernel) : 0 };
+	free(log);
+	return (size_t)aos_sched_kernel_occupancy(&dev, &sk, NULL);
 }
 
 size_t aos_launch_groups(const struct aos_launch *l)

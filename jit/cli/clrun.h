@@ -119,6 +119,12 @@ cl_mem aos_clrun_prepared_record(const struct aos_clrun_prepared *p);
 void aos_clrun_prepared_destroy(struct aos_clrun_prepared *p);
 
 /* Number of work-groups of the original launch. */
+/* Work-groups of `kernel` in `prog` (launched as `l`) the device holds at once when it runs
+ * alone, by the scheduler's resource model: the physical groups the daemon gives a loop
+ * launch on an idle device. Registers count where NVIDIA's build log reports them
+ * (aos_clrun_build_jit asks for it). 0 when the device has no model or the kernel does not fit. */
+size_t aos_clrun_resident_groups(struct aos_clenv *env, cl_program prog, const char *kernel,
+				 const struct aos_launch *l);
 size_t aos_launch_groups(const struct aos_launch *l);
 
 #endif
