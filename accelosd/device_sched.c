@@ -542,6 +542,7 @@ static void trace_end(const struct aos_logical *l)
                                  .queued_ns = l->queued_ns, .start_ns = l->start_ns, .end_ns = l->end_ns,
                                  .device_ns = l->device_ns, .waves = l->waves,
                                  .virtual_groups = l->host.total_groups, .virtual_groups_done = l->host.budget,
+                                 .chunk = l->max_chunk,
                                  .admitted_host_ns = l->arrival_host_ns, .ended_host_ns = l->ended_host_ns,
                                  .history_n = l->history_n};
     for (uint32_t i = 0; i < l->history_n; i++) {
@@ -818,21 +819,37 @@ struct wave_box {
 _Static_assert(offsetof(struct aos_vndrange, budget) == offsetof(struct aos_vndrange, next) + sizeof(aos_u32),
                "a wave's resume writes next and budget at once");
 
-/* Enqueues the wave's kernel: the loop shape on `groups` physical groups under the raised budget,
- * or the direct shape on one physical group per virtual group of `box`. */
-static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct wave_box *box, bool first,
-                           cl_event *ev)
+/* A loop wave's chunk (the record's; 0 = the compiled one): larger where its virtual groups far
+ * outnumber its physical ones, since every dequeue is an atomic on one address
+ * (aos_vndrange_spread_chunk). */
+static aos_u32 wave_chunk(const struct aos_logical *l, uint32_t groups, uint64_t vgroups)
 {
-    cl_int err;
+    aos_u32 compiled = l->compiled_chunk ? l->compiled_chunk : 1u;
+    aos_u32 c = aos_vndrange_spread_chunk((aos_u32)vgroups, groups, compiled, AOS_VNDRANGE_DEQUEUES_PER_GROUP);
+    return c > compiled ? c : 0;
+}
+
+/* Enqueues the wave's kernel: the loop shape on `groups` physical groups under the raised budget,
+ * or the direct shape on one physical group per virtual group of `box`. A resumed loop wave
+ * rewrites the record's chunk when it differs from the last wave's (`chunk_changed`). */
+static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct wave_box *box, bool first,
+                           bool chunk_changed, cl_event *ev)
+{
+    cl_int err = CL_SUCCESS; /* the direct kernel reads only the geometry */
     if (first)
         err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE, 0, sizeof(l->host),
                                                          &l->host, 0, NULL, NULL);
-    else if (!l->direct) /* resume at the last wave's frontier: next and budget are adjacent */
-        err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
-                                                         offsetof(struct aos_vndrange, next), 2 * sizeof(aos_u32),
-                                                         &l->host.next, 0, NULL, NULL);
-    else
-        err = CL_SUCCESS; /* the direct kernel reads only the geometry */
+    else if (!l->direct) {
+        if (chunk_changed)
+            err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
+                                                             offsetof(struct aos_vndrange, chunk), sizeof(aos_u32),
+                                                             &l->host.chunk, 0, NULL, NULL);
+        /* resume at the last wave's frontier: next and budget are adjacent */
+        if (err == CL_SUCCESS)
+            err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
+                                                             offsetof(struct aos_vndrange, next),
+                                                             2 * sizeof(aos_u32), &l->host.next, 0, NULL, NULL);
+    }
     size_t loop[3] = {groups * l->local[0], l->local[1], l->local[2]};
     if (err == CL_SUCCESS)
         err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, l->kernel, l->work_dim,
@@ -880,8 +897,14 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
      * device's `next` past it (accelos/vndrange.h), so each wave restarts next there. */
     l->host.next = base;
     l->host.budget += (aos_u32)vgroups;
+    aos_u32 chunk_was = l->host.chunk;
+    if (!l->direct) {
+        l->host.chunk = wave_chunk(l, groups, vgroups);
+        aos_u32 used = l->host.chunk ? l->host.chunk : l->compiled_chunk;
+        l->max_chunk = used > l->max_chunk ? used : l->max_chunk;
+    }
     cl_event ev = NULL;
-    cl_int err = wave_enqueue(l, groups, &box, first, &ev);
+    cl_int err = wave_enqueue(l, groups, &box, first, l->host.chunk != chunk_was, &ev);
     if (err != CL_SUCCESS) {
         l->host.budget -= (aos_u32)vgroups;
         aos_log(AOS_LOG_WARN, "sched", "client %llu: wave of %s refused (%d)", (unsigned long long)l->client,
@@ -890,9 +913,9 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         return false;
     }
     NATIVE(l->run_queue, clFlush)(l->run_queue);
-    aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s %s wave %u: %u groups, virtual groups %u..%u of %u (%.0f ns each)",
+    aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s %s wave %u: %u groups, virtual groups %u..%u of %u (%.0f ns each, chunk %u)",
             (unsigned long long)l->client, l->kernel_name, l->direct ? "direct" : "loop", l->waves + 1, groups, base,
-            l->host.budget, l->host.total_groups, per_vgroup);
+            l->host.budget, l->host.total_groups, per_vgroup, l->host.chunk ? l->host.chunk : l->compiled_chunk);
     uint64_t now = aos_now_ns();
     d->waves_started++;
     l->state = AOS_LOGICAL_RUNNING;

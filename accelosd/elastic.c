@@ -48,6 +48,7 @@ struct twin_kernel_info {
     char *name;
     bool rewritten;
     unsigned runtime_args;
+    unsigned chunk;           /* compiled virtual groups per dequeue */
     uint32_t regs_per_thread; /* from the verbose NVIDIA build log; 0 = not reported */
 };
 
@@ -288,6 +289,7 @@ static struct aos_elastic_program *twin_from_result(struct aos_elastic_job *job)
         ep->num_kernels++;
         ki->rewritten = k->rewritten != 0;
         ki->runtime_args = k->runtime_args;
+        ki->chunk = k->chunk;
         if (k->rewritten)
             rewritten++;
         else
@@ -406,6 +408,7 @@ struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep
     ek->kernel = NATIVE(ep->program, clCreateKernel)(ep->program, name, &err);
     ek->num_args = num_args;
     ek->runtime_args = ki->runtime_args;
+    ek->chunk = ki->chunk;
     ek->regs_per_thread = ki->regs_per_thread;
     ek->code_key = fnv1a64(ep->code_hash, name, strlen(name) + 1);
     if (err == CL_SUCCESS)

@@ -29,6 +29,7 @@ struct aos_elastic_kernel {
     cl_device_id device;     /* the device it was built for */
     cl_uint num_args;        /* the application's arguments; runtime arguments follow */
     unsigned runtime_args;   /* trailing arguments the launch sets (the virtual NDRange record) */
+    unsigned chunk;          /* compiled virtual groups per dequeue (a record's chunk 0) */
     size_t wg_size;          /* CL_KERNEL_WORK_GROUP_SIZE of the twin on device */
     size_t compile_wg[3];    /* reqd_work_group_size, zeros when absent */
     uint32_t regs_per_thread; /* registers per work-item as the vendor reports them (NVIDIA:

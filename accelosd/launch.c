@@ -269,6 +269,7 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     l->wg_threads = wg_threads;
     l->local_mem = local_mem;
     l->regs_per_thread = ek->regs_per_thread;
+    l->compiled_chunk = ek->chunk;
     l->estimate_key = t->estimate_key;
     l->cold = !ek->launched;
     ek->launched = true;

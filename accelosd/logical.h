@@ -80,6 +80,7 @@ struct aos_logical {
     uint32_t wg_threads;
     uint64_t local_mem;
     uint32_t regs_per_thread;          /* of the twin kernel; 0 = unknown (registers do not bind) */
+    uint32_t compiled_chunk;           /* the twin's virtual groups per dequeue when the record says 0 */
     struct aos_logical_held *held;     /* argument objects retained for the launch */
     uint32_t n_held;
     bool held_counted;                 /* n_held is in its session's launch_held_objects */
@@ -106,6 +107,7 @@ struct aos_logical {
     uint64_t device_ns;                /* summed wave time */
     uint64_t ended_host_ns;            /* CLOCK_MONOTONIC when the user event was set */
     uint32_t waves;
+    uint32_t max_chunk;                /* largest virtual groups per dequeue of its loop waves */
     bool aborted;                      /* runaway: ended while a wave was still on the device */
     cl_int end_status;
     uint32_t history_n;

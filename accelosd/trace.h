@@ -25,6 +25,7 @@ struct aos_trace_launch {
     uint32_t physical_groups; /* of the first wave */
     uint32_t virtual_groups;
     uint32_t virtual_groups_done;
+    uint32_t chunk;           /* largest virtual groups per dequeue of its loop waves; 0 = direct */
     uint64_t admitted_host_ns, ended_host_ns;
     uint32_t history_n;       /* physical group count over time: when it changed, and to what */
     struct { uint64_t t_ns; uint32_t groups; } history[AOS_TRACE_HISTORY];

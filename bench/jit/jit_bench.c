@@ -4,7 +4,9 @@
  * For every "// DIFF:" launch in the given kernel files (or .spec files,
  * whose "source: PATH" line names the kernel file, relative to the cwd):
  *   overhead: native launch vs rewritten launch on the device's full capacity
- *             (physical groups = min(total groups, 4 x compute units)),
+ *             (physical groups = min(total groups, the larger of 4 x compute
+ *             units and the groups the scheduler's resource model holds at
+ *             once, which is what the daemon gives it alone on a GPU)),
  *             interleaved in the same run; each sample is the wall time per
  *             launch of a batch of back-to-back launches (~20 ms) of each
  *             shape, one after the other, the order reversed every other
@@ -29,6 +31,7 @@
 #include "text_file.h"
 
 #include "accelos/jit.h"
+#include "accelos/vndrange.h"
 
 #include <errno.h>
 #include <math.h>
@@ -74,6 +77,9 @@ static double median_ratio(const double *a, const double *b, int n)
 
 /* One launch: builds, times, fills `r`. */
 static unsigned forced_chunk; /* --chunk: override the compiled chunk (0 = keep) */
+/* --chunk spread[N] (the default, as the daemon's loop waves): aos_vndrange_spread_chunk with N
+ * dequeues per physical group; --chunk C sets the chunk, --chunk 0 the compiled one. */
+static unsigned spread_dequeues = AOS_VNDRANGE_DEQUEUES_PER_GROUP;
 static int per_shape_buffers; /* --buffers shape: each shape on buffers of its own (before session 18) */
 
 static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const char *cache_dir,
@@ -127,12 +133,17 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 		goto out;
 	r->chunk = k->chunk;
 	r->groups = aos_launch_groups(&o->launch);
-	r->phys = r->groups < 4u * env->compute_units ? r->groups : 4u * env->compute_units;
+	size_t full = aos_clrun_resident_groups(env, rw, o->kernel, &o->launch);
+	if (full < 4u * env->compute_units)
+		full = 4u * env->compute_units; /* the CPU model holds one group per unit: keep 4 */
+	r->phys = r->groups < full ? r->groups : full;
 	struct aos_sched_cfg cfg = { r->phys, forced_chunk, 0, 0 };
 	struct aos_sched_cfg direct = { .direct_wave = r->groups };
 	r->has_direct = aos_jit_target_has_direct(jo.target);
+	if (spread_dequeues)
+		forced_chunk = aos_vndrange_spread_chunk((aos_u32)r->groups, r->phys, k->chunk, spread_dequeues);
 	if (forced_chunk)
-		r->chunk = forced_chunk;
+		r->chunk = cfg.chunk = forced_chunk;
 	/* Batch size: enough launches for ~20 ms of native work per sample. Every shape runs
 	 * once first: PoCL compiles a kernel at its first launch, which no sample may time. */
 	double probe, kprobe, unused;
@@ -312,19 +323,25 @@ int main(int argc, char **argv)
 		if (strcmp(argv[first], "--reps") == 0 && first + 1 < argc)
 			reps = atoi(argv[++first]);
 		else if (strcmp(argv[first], "--chunk") == 0 && first + 1 < argc)
-			forced_chunk = (unsigned)atoi(argv[++first]);
+			if (strncmp(argv[++first], "spread", 6) == 0)
+				spread_dequeues = argv[first][6] ? (unsigned)atoi(argv[first] + 6)
+								 : AOS_VNDRANGE_DEQUEUES_PER_GROUP;
+			else {
+				forced_chunk = (unsigned)atoi(argv[first]);
+				spread_dequeues = 0;
+			}
 		else if (strcmp(argv[first], "--buffers") == 0 && first + 1 < argc &&
 			 (strcmp(argv[first + 1], "shape") == 0 || strcmp(argv[first + 1], "sample") == 0))
 			per_shape_buffers = strcmp(argv[++first], "shape") == 0;
 		else if (strcmp(argv[first], "--out") == 0 && first + 1 < argc)
 			out_path = argv[++first];
 		else {
-			fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
+			fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
 			return 2;
 		}
 	}
 	if (reps < 1 || first == argc) {
-		fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
+		fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
 		return 2;
 	}
 	setenv("POCL_KERNEL_CACHE", "0", 0); /* overridable: inspecting PoCL output needs it on */

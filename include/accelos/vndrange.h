@@ -129,6 +129,28 @@ static inline aos_u32 aos_vndrange_frontier(const struct aos_vndrange *r)
 #endif
 
 #ifndef __OPENCL_C_VERSION__
+/* Dequeues per physical group the daemon's loop waves aim at (aos_vndrange_spread_chunk). */
+#define AOS_VNDRANGE_DEQUEUES_PER_GROUP 2u
+
+/*
+ * Host, loop shape: the chunk for `total` virtual groups on `phys` physical groups when the
+ * kernel's compiled chunk is `compiled` (0 counts as 1). Every dequeue is an atomic on the
+ * one `next` of the record, and atomics on one address run one at a time: on an H200 about
+ * 5 ns each, so a launch of 4224 physical groups that took one virtual group per dequeue
+ * spent most of its time there. The chunk grows until each physical group dequeues about
+ * `dequeues` times (0 counts as 1); fewer dequeues also leave a later stop to the end of
+ * a larger chunk. Never below `compiled`.
+ */
+static inline aos_u32 aos_vndrange_spread_chunk(aos_u32 total, aos_u64 phys, aos_u32 compiled, aos_u32 dequeues)
+{
+	aos_u64 slots = (phys ? phys : 1u) * (dequeues ? dequeues : 1u);
+	aos_u64 spread = (total + slots - 1) / slots;
+	aos_u32 least = compiled ? compiled : 1u;
+	return spread > least ? (aos_u32)spread : least;
+}
+#endif
+
+#ifndef __OPENCL_C_VERSION__
 /*
  * Host, direct shape: the box of virtual groups that a wave starting at the
  * linear group `start` (< total_groups) runs when it may take up to `want`

@@ -28,7 +28,7 @@ static char config_path[64] = "/tmp/accelos-sched-conf-XXXXXX";
     "  for (uint r = 0; r < n; r++) " AOS_SPIN_STEP "\n"                                             \
     "  out[i] = h; }\n"
 static const char *src = SPIN("spin_a") SPIN("spin_b") SPIN("rot_0") SPIN("rot_1") SPIN("rot_2") SPIN("rot_3")
-    SPIN("keep_args") SPIN("runaway") SPIN("bystander");
+    SPIN("keep_args") SPIN("runaway") SPIN("bystander") SPIN("cheap");
 
 enum { LOCAL = 16, GROUPS = 96, N = LOCAL * GROUPS, ROUNDS = 40000 };
 
@@ -169,6 +169,38 @@ START_TEST(test_direct_waves_take_the_whole_device_in_turns)
 }
 END_TEST
 #endif
+
+/* A cheap launch alone: its loop wave holds far more virtual groups than physical ones, so the
+ * daemon widens the chunk (aos_vndrange_spread_chunk) beyond the 4 the JIT compiles for these
+ * kernels, and every group still runs once; direct waves take no chunk (0 in the trace). */
+START_TEST(test_loop_waves_spread_their_chunk)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    struct spin c;
+    spin_setup(&c, p, ctx, "cheap", 1);
+    spin_enqueue(&c, q, 0, NULL, NULL);
+    ck_assert_int_eq(clFinish(q), CL_SUCCESS);
+    check_out(q, c.out, c.rounds);
+    char line[2048];
+    trace_line("cheap", line, sizeof(line));
+    ck_assert_uint_eq(trace_field(line, "virtual_groups_done"), GROUPS);
+#ifdef AOS_TEST_DIRECT_WAVES
+    ck_assert_msg(trace_field(line, "chunk") == 0, "a direct launch with a chunk: %s", line);
+#else
+    /* One wave of 96 groups on at most the device's compute units: 96 / (2 x units) each. */
+    if (aos_test_compute_units() <= 4)
+        ck_assert_msg(trace_field(line, "chunk") > 4, "chunk not spread: %s", line);
+    ck_assert_msg(trace_field(line, "chunk") <= GROUPS, "chunk beyond the launch: %s", line);
+#endif
+    spin_release(&c);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
 
 /* Four launches on a device that holds two at one group each: waves rotate them, so all four are
  * under way at once (without slicing the last two would start only when the first two ended). */
@@ -349,6 +381,7 @@ int main(void)
     tcase_add_test(tc, test_shrink_when_another_arrives_grow_when_it_leaves);
 #endif
     tcase_add_test(tc, test_more_launches_than_the_device_holds_rotate);
+    tcase_add_test(tc, test_loop_waves_spread_their_chunk);
     tcase_add_test(tc, test_launch_keeps_its_arguments);
     tcase_add_test(tc, test_runaway_virtual_group_aborts_its_launch);
     suite_add_tcase(s, tc);
