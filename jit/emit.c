@@ -88,9 +88,14 @@ static int emit_ptx(LLVMModuleRef m, unsigned nv_sm, uint8_t **bin, size_t *len,
 {
 	char *err = NULL, cpu[16];
 	LLVMTargetRef target;
-	int rc = aos_passes_link_library(m, aos_libclc_path(AOS_JIT_TARGET_NVPTX64), &err);
+	char rtlib[4096];
+	/* rtlib first: its native_* math (rtlib/nvptx_native_math.cl) must win over libclc's, in
+	 * rewritten and unrewritten modules alike; the rewrite has linked the rest already. */
+	int rc = aos_passes_link_library(m, aos_rtlib_path(AOS_JIT_TARGET_NVPTX64, rtlib, sizeof(rtlib)), &err);
+	if (rc == 0)
+		rc = aos_passes_link_library(m, aos_libclc_path(AOS_JIT_TARGET_NVPTX64), &err);
 	if (rc) {
-		*log = err ? err : strdup("error: cannot link libclc\n");
+		*log = err ? err : strdup("error: cannot link rtlib or libclc\n");
 		return rc;
 	}
 	if ((rc = check_unresolved(m, log)) != 0)

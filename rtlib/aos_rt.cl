@@ -234,3 +234,7 @@ ulong aos_rt_global_linear_id(void *wgv)
 	ulong z = aos_rt_global_id(wgv, 2) - wg->offset[2];
 	return (z * wg->global_size[1] + y) * wg->global_size[0] + x;
 }
+
+#ifdef __NVPTX__
+#include "nvptx_native_math.cl"
+#endif

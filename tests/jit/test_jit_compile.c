@@ -250,6 +250,27 @@ START_TEST(ptx_inlines_libclc)
 }
 END_TEST
 
+/* native_* math is the hardware's approximation on PTX (rtlib/nvptx_native_math.cl), not libclc's
+ * precise sqrt + rcp, and the same in the unrewritten reference the diff tester compares with. */
+START_TEST(ptx_native_math_is_approx_with_and_without_rewrite)
+{
+	static const char src[] = "kernel void k(global float4 *p) { size_t i = get_global_id(0);\n"
+				  "  p[i].x = native_rsqrt(p[i].x); p[i] = native_divide(p[i], native_exp(p[i])); }\n";
+	for (int no_rewrite = 0; no_rewrite <= 1; no_rewrite++) {
+		struct aos_jit_options o = { .target = AOS_JIT_TARGET_NVPTX64, .no_rewrite = no_rewrite, .no_cache = 1 };
+		struct aos_jit_result *r;
+		ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &r), 0);
+		const char *ptx = (const char *)r->binary;
+		ck_assert_ptr_nonnull(strstr(ptx, "rsqrt.approx.f32"));
+		ck_assert_ptr_nonnull(strstr(ptx, "ex2.approx.f32"));
+		ck_assert_ptr_nonnull(strstr(ptx, "div.approx.f32"));
+		ck_assert_ptr_null(strstr(ptx, "sqrt.rn.f32"));
+		ck_assert_ptr_null(strstr(ptx, ".func"));
+		aos_jit_result_destroy(r);
+	}
+}
+END_TEST
+
 /* libclc has no get_work_dim, get_local_linear_id or get_enqueued_local_size for PTX: the
  * rewrite supplies them, so the module names no extern the driver would refuse. */
 START_TEST(ptx_work_dim_and_local_linear_id_resolve)
@@ -423,6 +444,7 @@ int main(void)
 	tcase_add_test(tc, ptx_for_nvidia);
 	tcase_add_test(tc, ptx_sm_bounded_to_what_llvm_writes);
 	tcase_add_test(tc, ptx_inlines_libclc);
+	tcase_add_test(tc, ptx_native_math_is_approx_with_and_without_rewrite);
 	tcase_add_test(tc, ptx_work_dim_and_local_linear_id_resolve);
 	tcase_add_test(tc, ptx_without_image_support_stays_native);
 	tcase_add_test(tc, no_rewrite_keeps_kernels_as_written);
