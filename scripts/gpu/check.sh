@@ -6,10 +6,14 @@
 #
 # usage: scripts/gpu/check.sh BUNDLE.tar.xz OUTDIR   (from the source tree)
 # env:   JOBS (parallel diffs, default 8), BENCH_REPS (default 5, 0 skips),
-#        BENCH_SPECS (spec globs, default the GPU-sized bench/jit/specs/gpu), BENCH_TIMEOUT (seconds, default 240), DIFF_TIMEOUT (per diff, default 120), ONLY (grep -E on test names),
-#        MIX_POLICIES (default "fifo fair", "" skips), TENANTS (the demo's mix)
-# Writes OUTDIR/summary.txt, diff.log, bench.log, bench.md, mix.txt and
-# accelosd.log (six files: a lent GPU machine returns at most eight); exits non-zero when an
+#        BENCH_SPECS (spec globs, default the GPU-sized bench/jit/specs/gpu), BENCH_CHUNKS (the
+#        benchmark's --chunk values, one run each, default spread), BENCH_TIMEOUT (seconds per run,
+#        default 240), DIFF_TIMEOUT (per diff, default 120), ONLY (grep -E on test names),
+#        MIX_POLICIES (default "fifo fair", "" skips), TENANTS (the demo's mix),
+#        PROBE_SPECS (spec files for accelos-spir-probe: native against the JIT's
+#        unrewritten build, PROBE_REPS pairs; default none)
+# Writes OUTDIR/summary.txt, diff.log, bench.log, bench.md, mix.txt, accelosd.log and
+# probe.log (seven files: a lent GPU machine returns at most eight); exits non-zero when an
 # unexpected diff result or no OpenCL device was found.
 set -uo pipefail
 bundle=${1:?bundle}; out=${2:?outdir}
@@ -51,19 +55,33 @@ export -f run_one; export DIFF_TIMEOUT
 start=$SECONDS
 # shellcheck disable=SC2016 # $0 and $1 belong to the inner bash
 while IFS=$'\t' read -r name cmd; do printf '%s\0%s\0' "$name" "$cmd"; done <"$B/jobs.tsv" |
-	xargs -0 -n2 -P "${JOBS:-8}" bash -c 'run_one "$0" "$1"' >"$out/diff.log"
+	xargs -0 -r -n2 -P "${JOBS:-8}" bash -c 'run_one "$0" "$1"' >"$out/diff.log"
 pass=$(grep -c '^PASS' "$out/diff.log"); fail=$(grep -c '^FAIL' "$out/diff.log")
 echo "diff: $pass passed, $fail failed of $(wc -l <"$B/jobs.tsv") in $((SECONDS - start)) s" | tee -a "$summary"
 grep '^FAIL' "$out/diff.log" >>"$summary"
 
 if ((${BENCH_REPS:-5} > 0)); then
-	start=$SECONDS
-	# shellcheck disable=SC2086 # BENCH_SPECS is a list of globs
-	timeout "${BENCH_TIMEOUT:-240}" accelos-jit-bench --reps "${BENCH_REPS:-5}" --out "$out/bench.md" \
-		${BENCH_SPECS:-bench/jit/specs/gpu/*.spec} \
-		>"$out/bench.log" 2>&1
-	echo "bench: rc $? in $((SECONDS - start)) s" | tee -a "$summary"
+	# One run per chunk setting (spread: as the daemon; 0: the compiled chunk), reports appended to bench.md. NVIDIA's
+	# compute cache is off so its native builds compile as the JIT's do (the JIT cost column).
+	: >"$out/bench.md"
+	for chunk in ${BENCH_CHUNKS:-spread}; do
+		start=$SECONDS
+		echo "=== --chunk $chunk" >>"$out/bench.log"
+		# shellcheck disable=SC2086 # BENCH_SPECS is a list of globs
+		CUDA_CACHE_DISABLE=1 timeout "${BENCH_TIMEOUT:-240}" accelos-jit-bench --reps "${BENCH_REPS:-5}" \
+			--chunk "$chunk" --out "$B/bench.md" ${BENCH_SPECS:-bench/jit/specs/gpu/*.spec} \
+			>>"$out/bench.log" 2>&1
+		echo "bench --chunk $chunk: rc $? in $((SECONDS - start)) s" | tee -a "$summary"
+		{ echo "## --chunk $chunk"; cat "$B/bench.md"; echo; } >>"$out/bench.md"
+	done
 fi
+# The compilers alone: native against the JIT's build without the rewrite, per spec.
+for spec in ${PROBE_SPECS:-}; do
+	src=$(sed -n 's/^source: //p' "$spec")
+	# shellcheck disable=SC2046 # the DIFF line is a list of words
+	REPS=${PROBE_REPS:-21} timeout 60 accelos-spir-probe "$src" $(sed -n 's#^// DIFF: ##p' "$spec") \
+		>>"$out/probe.log" 2>&1 || echo "probe $spec: failed" >>"$out/probe.log"
+done
 mix_fail=0
 for policy in ${MIX_POLICIES-fifo fair}; do
 	start=$SECONDS

@@ -17,7 +17,7 @@ trap 'rm -rf "$stage"' EXIT
 clang_real=$(readlink -f "$(command -v clang-15)")
 resdir=$("$clang_real" -print-resource-dir)
 mkdir -p "$stage"/{bin,lib,rtlib,clc} "$stage/llvm/bin" "$stage/llvm/lib/clang/$(basename "$resdir")/include"
-cp "$build/jit/cli/accelos-jit" "$build/bench-jit/accelos-jit-bench" "$build/accelosd/accelosd" \
+cp "$build/jit/cli/accelos-jit" "$build/bench-jit/accelos-jit-bench" "$build/bench-jit/accelos-spir-probe" "$build/accelosd/accelosd" \
 	"$build/bench/accelos-mix" "$build/bench/accelos-report" "$stage/bin/"
 cp -L "$build/proxycl/libproxycl.so" "$stage/lib/libproxycl.so"
 cp "$clang_real" "$stage/llvm/bin/clang"

@@ -1,9 +1,10 @@
 /*
  * Probe, built as accelos-spir-probe and run by hand: does the path a rewritten kernel takes to
  * the device cost anything by itself? The same source is built natively (clBuildProgram) and
- * through the JIT without the rewrite (aos_jit_options.no_rewrite, SPIR bitcode through
- * clCreateProgramWithBinary), and the two kernels alternate launch by launch on the same
- * buffers. Prints the median over REPS pairs (default 41) of native over SPIR kernel time.
+ * through the JIT without the rewrite (aos_jit_options.no_rewrite: SPIR bitcode, or PTX on
+ * NVIDIA, through clCreateProgramWithBinary), and the two kernels alternate launch by launch on
+ * the same buffers. Prints the median over REPS pairs (default 41) of native over JIT kernel
+ * time. On NVIDIA that compares the compilers (NVIDIA's against clang + libclc) with no loop.
  *
  *   REPS=61 accelos-spir-probe FILE.cl --kernel NAME --global ... [diff options] [-- OPTIONS]
  */
@@ -32,13 +33,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *opts = spec.build_options ? spec.build_options : "";
-	struct aos_jit_options jo = { .target = AOS_JIT_TARGET_SPIR64, .build_options = opts,
-				      .no_rewrite = 1, .no_cache = 1 };
+	unsigned nv_sm = 0;
+	struct aos_jit_options jo = { .target = aos_clenv_jit_target(&env, &nv_sm), .build_options = opts,
+				      .nv_sm = nv_sm, .no_rewrite = 1, .no_cache = 1 };
 	struct aos_jit_result *res = NULL;
 	cl_program native = aos_clrun_build_source(&env, src, opts, &log);
 	cl_program spir = NULL;
 	if (native && aos_jit_compile(src, len, &jo, &res) == 0)
-		spir = aos_clrun_build_jit(&env, AOS_JIT_TARGET_SPIR64, res->binary, res->binary_size, &log);
+		spir = aos_clrun_build_jit(&env, (int)jo.target, res->binary, res->binary_size, &log);
 	struct aos_clrun_args *set = NULL;
 	if (!spir || aos_clrun_args_create(&env, spec.args, spec.nargs, 1, &set)) {
 		fprintf(stderr, "accelos-spir-probe: build or set-up failed\n%s\n", log ? log : "");
@@ -53,7 +55,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "accelos-spir-probe: a launch failed\n");
 		return 1;
 	}
-	printf("%s: native / unrewritten SPIR, paired: median %.3f over %d pairs\n", spec.kernel, ratio, reps);
+	printf("%s: native / unrewritten %s, paired: median %.3f over %d pairs\n", spec.kernel,
+	       aos_jit_target_name(jo.target), ratio, reps);
 	aos_clrun_args_destroy(set);
 	clReleaseProgram(native);
 	clReleaseProgram(spir);
