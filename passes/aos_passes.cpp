@@ -1,6 +1,7 @@
 // C entry points of the rewrite: run the passes, link rtlib, inline, clean up.
 #include "aos_passes.h"
 #include "kernel_rewrite.h"
+#include "library_tables.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Module.h>
@@ -24,6 +25,8 @@
 #include <cstring>
 
 using namespace llvm;
+
+enum { NVPTX_GLOBAL_SPACE = 1, NVPTX_CONSTANT_SPACE = 4 };
 
 static void setError(char **err_msg, const std::string &msg)
 {
@@ -107,14 +110,19 @@ extern "C" int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, 
 	return 0;
 }
 
-extern "C" int aos_passes_link_library(LLVMModuleRef module, const char *path, char **err_msg)
+extern "C" int aos_passes_link_library(LLVMModuleRef module, const char *path, unsigned flags, char **err_msg)
 {
 	if (err_msg)
 		*err_msg = nullptr;
 	Module &M = *unwrap(module);
+	SmallPtrSet<GlobalVariable *, 16> Before;
+	for (GlobalVariable &G : M.globals())
+		Before.insert(&G);
 	int rc = linkRtlib(M, path, err_msg);
 	if (rc)
 		return rc;
+	if (flags & AOS_LINK_NVPTX_TABLES_TO_GLOBAL)
+		aos::moveLibraryTables(M, Before, NVPTX_CONSTANT_SPACE, NVPTX_GLOBAL_SPACE);
 	for (Function &F : M)
 		if (!F.isDeclaration() && F.getCallingConv() != CallingConv::SPIR_KERNEL &&
 		    !F.getName().startswith("llvm."))

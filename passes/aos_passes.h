@@ -21,7 +21,7 @@ extern "C" {
 
 /* Bump whenever the JIT's output changes (passes or front-end flags); part of
  * the JIT cache key. */
-#define AOS_PASSES_REVISION "15"
+#define AOS_PASSES_REVISION "16"
 
 struct aos_kernel_result {
 	char *name;          /* kernel name (malloc'd) */
@@ -36,10 +36,18 @@ struct aos_kernel_result {
  * the caller. */
 int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, char **err_msg);
 
+/* aos_passes_link_library flags. */
+enum {
+	/* NVPTX: constant arrays the library brings in (libclc's math tables, read
+	 * with an index per work-item) move from the constant to the global address
+	 * space (passes/library_tables.cpp). */
+	AOS_LINK_NVPTX_TABLES_TO_GLOBAL = 1,
+};
+
 /* Links the bitcode library at `path` (only what the module needs, e.g.
  * libclc for PTX), makes every non-kernel function internal and drops the
  * unused ones. Returns 0 or negative errno (*err_msg as above). */
-int aos_passes_link_library(LLVMModuleRef module, const char *path, char **err_msg);
+int aos_passes_link_library(LLVMModuleRef module, const char *path, unsigned flags, char **err_msg);
 
 /* Replaces `freeze` instructions by their operand, for llvm-spirv-15 which
  * cannot translate them. Returns the number removed. */

@@ -78,9 +78,11 @@ fi
 # The compilers alone: native against the JIT's build without the rewrite, per spec.
 for spec in ${PROBE_SPECS:-}; do
 	src=$(sed -n 's/^source: //p' "$spec")
-	# shellcheck disable=SC2046 # the DIFF line is a list of words
-	REPS=${PROBE_REPS:-21} timeout 60 accelos-spir-probe "$src" $(sed -n 's#^// DIFF: ##p' "$spec") \
-		>>"$out/probe.log" 2>&1 || echo "probe $spec: failed" >>"$out/probe.log"
+	while read -r launch; do # one probe per DIFF line
+		# shellcheck disable=SC2086 # the DIFF line is a list of words
+		REPS=${PROBE_REPS:-21} timeout 60 accelos-spir-probe "$src" $launch </dev/null \
+			>>"$out/probe.log" 2>&1 || echo "probe $spec ($launch): failed" >>"$out/probe.log"
+	done < <(sed -n 's#^// DIFF: ##p' "$spec")
 done
 mix_fail=0
 for policy in ${MIX_POLICIES-fifo fair}; do

@@ -271,6 +271,29 @@ START_TEST(ptx_native_math_is_approx_with_and_without_rewrite)
 }
 END_TEST
 
+/* libclc's math tables (log1p's here) are read from global memory through the read-only cache,
+ * not from constant memory, which serialises a warp's different indices; the program's own
+ * __constant table stays constant, as NVIDIA's compiler leaves it. */
+START_TEST(ptx_library_tables_in_global_memory)
+{
+	static const char src[] = "constant float coef[4] = { 1.0f, 2.0f, 3.0f, 4.0f };\n"
+				  "kernel void k(global float *p) { size_t i = get_global_id(0);\n"
+				  "  p[i] = log1p(p[i]) * coef[i & 3]; }\n";
+	for (int no_rewrite = 0; no_rewrite <= 1; no_rewrite++) {
+		struct aos_jit_options o = { .target = AOS_JIT_TARGET_NVPTX64, .no_rewrite = no_rewrite, .no_cache = 1 };
+		struct aos_jit_result *r;
+		ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &r), 0);
+		const char *ptx = (const char *)r->binary;
+		ck_assert_ptr_nonnull(strstr(ptx, ".global .align 4 .b8 LOG_INV_TBL["));
+		ck_assert_ptr_null(strstr(ptx, ".const .align 4 .b8 LOG_INV_TBL["));
+		ck_assert_ptr_nonnull(strstr(ptx, "ld.global.nc.f32"));
+		ck_assert_ptr_nonnull(strstr(ptx, ".const .align 4 .b8 coef["));
+		ck_assert_ptr_nonnull(strstr(ptx, "ld.const.f32"));
+		aos_jit_result_destroy(r);
+	}
+}
+END_TEST
+
 /* libclc has no get_work_dim, get_local_linear_id or get_enqueued_local_size for PTX: the
  * rewrite supplies them, so the module names no extern the driver would refuse. */
 START_TEST(ptx_work_dim_and_local_linear_id_resolve)
@@ -445,6 +468,7 @@ int main(void)
 	tcase_add_test(tc, ptx_sm_bounded_to_what_llvm_writes);
 	tcase_add_test(tc, ptx_inlines_libclc);
 	tcase_add_test(tc, ptx_native_math_is_approx_with_and_without_rewrite);
+	tcase_add_test(tc, ptx_library_tables_in_global_memory);
 	tcase_add_test(tc, ptx_work_dim_and_local_linear_id_resolve);
 	tcase_add_test(tc, ptx_without_image_support_stays_native);
 	tcase_add_test(tc, no_rewrite_keeps_kernels_as_written);
