@@ -1,6 +1,6 @@
 /*
- * Emission per target: SPIR bitcode (in process), PTX (libclc linked, NVPTX
- * back end in process), SPIR-V (llvm-spirv-15 in the worker, since the
+ * Emission per target: SPIR bitcode (in process), PTX (rtlib's native math and
+ * libclc linked, NVPTX back end in process), SPIR-V (llvm-spirv-15 in the worker, since the
  * translator is a separate tool).
  */
 #include "jit_internal.h"
