@@ -74,6 +74,7 @@ struct recent_end {
     uint64_t think_ns; /* smoothed gap from its launches' ends to its next arrivals; 0 = unknown */
     uint64_t waves_at_end;  /* the device's wave count at ns: another client's wave in the gap changes it */
     uint32_t unclear_gaps;  /* gaps in a row that another client's wave ran in */
+    uint64_t launch_ns;     /* its launches' device time (waves summed), halved toward each new one */
 };
 
 /* A client whose session ended: forgotten once none of its launches is left on the device. */
@@ -337,6 +338,25 @@ static bool client_has_gated(struct device_sched *d, uint64_t client)
     return false;
 }
 
+/* The slice l's next wave is sized to: shorter while clients of short launches are present, which
+ * wait for the running wave (aos_sched_response_slice). Present: an active launch, or an end
+ * within the last slice. */
+static uint64_t response_slice(struct device_sched *d, const struct aos_logical *l, uint64_t slice_ns)
+{
+    uint64_t floor_ns = (uint64_t)aos_daemon_config_get()->response_floor_us * 1000u;
+    uint64_t now = aos_now_ns(), shortest = 0;
+    uint32_t others = 0;
+    for (uint32_t i = 0; floor_ns && i < RECENT_ENDS; i++) {
+        const struct recent_end *r = &d->recent[i];
+        if (!r->ns || r->client == l->client || !r->launch_ns ||
+            (now - r->ns >= slice_ns && !client_has_active(d, NULL, r->client)))
+            continue;
+        others++;
+        shortest = shortest && shortest < r->launch_ns ? shortest : r->launch_ns;
+    }
+    return aos_sched_response_slice(slice_ns, shortest, others, floor_ns);
+}
+
 /* Whether another client has a launch, or had one within the last slice: a client that runs
  * launch after launch has none between its launches, for a host round trip each time. */
 static bool others_present(struct device_sched *d, const struct aos_logical *l, uint64_t slice_ns)
@@ -372,7 +392,9 @@ static void recent_end_note(struct device_sched *d, const struct aos_logical *l,
     }
     *slot = (struct recent_end){.client = l->client, .ns = l->ended_host_ns, .lingering = hold_ns > 0,
                                 .hold_ns = hold_ns, .think_ns = same ? slot->think_ns : 0,
-                                .waves_at_end = d->waves_started, .unclear_gaps = same ? slot->unclear_gaps : 0};
+                                .waves_at_end = d->waves_started, .unclear_gaps = same ? slot->unclear_gaps : 0,
+                                .launch_ns = same && slot->launch_ns ? (slot->launch_ns + l->device_ns) / 2
+                                                                     : l->device_ns};
 }
 
 static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
@@ -878,7 +900,8 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     if (groups > remaining)
         groups = (uint32_t)remaining;
     double per_vgroup = l->ns_per_vgroup_one > 0 ? l->ns_per_vgroup_one / groups : 0.0;
-    uint64_t vgroups = narrow ? groups : aos_sched_slice_vgroups(per_vgroup, slice_ns, remaining, groups);
+    uint64_t vgroups = narrow ? groups
+                              : aos_sched_slice_vgroups(per_vgroup, response_slice(d, l, slice_ns), remaining, groups);
     if (l->wave_vgroups && vgroups > (uint64_t)l->wave_vgroups * WAVE_GROWTH)
         vgroups = (uint64_t)l->wave_vgroups * WAVE_GROWTH; /* a mismeasured wave cannot end slicing */
     if (vgroups < groups)

@@ -29,6 +29,7 @@ void aos_sched_config_init(struct aos_sched_config *cfg)
 		.max_inflight_per_client = 64,
 		.vgroup_timeout_ms = 10000,
 		.anticipate_us = 1000,
+		.response_floor_us = 1000,
 		.solo_native_us = 0,
 	};
 }
@@ -127,6 +128,7 @@ static const struct numeric_key numeric_keys[] = {
 	  "unlimited" },
 	{ "vgroup_timeout_ms", offsetof(struct aos_sched_config, vgroup_timeout_ms), 0, 3600000, "no timeout" },
 	{ "anticipate_us", offsetof(struct aos_sched_config, anticipate_us), 0, 1000000, "off" },
+	{ "response_floor_us", offsetof(struct aos_sched_config, response_floor_us), 0, 1000000, "off" },
 	{ "solo_native_us", offsetof(struct aos_sched_config, solo_native_us), 0, 1000000, "off" },
 };
 #define NNUMERIC (sizeof(numeric_keys) / sizeof(numeric_keys[0]))

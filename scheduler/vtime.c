@@ -223,6 +223,16 @@ uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64
 	return n > remaining ? remaining : n;
 }
 
+uint64_t aos_sched_response_slice(uint64_t slice_ns, uint64_t shortest_ns, uint32_t others,
+				  uint64_t floor_per_client_ns)
+{
+	if (others == 0 || shortest_ns == 0 || floor_per_client_ns == 0)
+		return slice_ns;
+	uint64_t floor_ns = floor_per_client_ns > slice_ns / others ? slice_ns : floor_per_client_ns * others;
+	uint64_t s = shortest_ns > floor_ns ? shortest_ns : floor_ns;
+	return s < slice_ns ? s : slice_ns;
+}
+
 uint32_t aos_sched_direct_width(uint32_t compute_units, double ns_per_vgroup_one, uint64_t slice_ns,
 				bool others_present, uint64_t remaining)
 {

@@ -282,6 +282,18 @@ uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64
 uint32_t aos_sched_direct_width(uint32_t compute_units, double ns_per_vgroup_one, uint64_t slice_ns,
 				bool others_present, uint64_t remaining);
 
+/*
+ * The slice a wave is sized to while `others` other clients are present: about
+ * the device time of the shortest of their launches (`shortest_ns`), so that
+ * a client of short launches, which waits for the running wave to end, waits
+ * no longer than its own launch runs; never below floor_per_client_ns x others
+ * (every present client's wave comes between two of this one's, and each wave
+ * costs a hand-off), never above slice_ns. slice_ns when others is 0,
+ * shortest_ns is 0 (unknown) or floor_per_client_ns is 0 (off).
+ */
+uint64_t aos_sched_response_slice(uint64_t slice_ns, uint64_t shortest_ns, uint32_t others,
+				  uint64_t floor_per_client_ns);
+
 /* ------------------------------------------------------------------------ */
 /* Policies (scheduler/policy.c)                                            */
 /* ------------------------------------------------------------------------ */

@@ -10,6 +10,9 @@
  *   anticipate_us = N            0..1000000 (0 = off), default 1000: how long the device waits
  *                                for a client's next launch, queued behind its last one or
  *                                expected from its habit of sending the next at once
+ *   response_floor_us = N        0..1000000 (0 = off), default 1000: while other clients are
+ *                                present, a wave's slice shrinks toward their shortest launch,
+ *                                not below N us per present client (aos_sched_response_slice)
  *   solo_native_us = N           0..1000000 (0 = off), default 0: a launch expected to take
  *                                at most N us runs natively while its client has the device
  *                                to itself (no other client that launched on it connected)
@@ -60,6 +63,7 @@ struct aos_sched_config {
 	uint32_t max_inflight_per_client; /* 0 = unlimited */
 	uint32_t vgroup_timeout_ms;       /* 0 = no timeout */
 	uint32_t anticipate_us;           /* 0 = off */
+	uint32_t response_floor_us;       /* 0 = off */
 	uint32_t solo_native_us;          /* 0 = off */
 	struct aos_sched_config_weight *weights; /* owned; n_weights entries */
 	size_t n_weights;
@@ -76,7 +80,7 @@ struct aos_sched_config_errors {
 };
 
 /* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, 1 ms
- * anticipation, no solo launches, no weights. */
+ * anticipation, 1 ms response floor, no solo launches, no weights. */
 void aos_sched_config_init(struct aos_sched_config *cfg);
 void aos_sched_config_release(struct aos_sched_config *cfg);
 

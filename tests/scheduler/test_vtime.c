@@ -260,12 +260,41 @@ START_TEST(direct_wave_width)
 }
 END_TEST
 
+/* Waves while others are present: about their shortest launch, not below the floor per present
+ * client, not above the slice; the slice itself when alone, unmeasured or switched off. */
+START_TEST(response_slice_table)
+{
+	static const struct {
+		uint64_t slice_ns, shortest_ns;
+		uint32_t others;
+		uint64_t floor_ns, expect;
+	} rows[] = {
+		{ 4 * MS, MS / 2, 1, MS, MS },           /* histo (0.5 ms) beside lbm: the floor */
+		{ 4 * MS, 2 * MS, 1, MS, 2 * MS },       /* the other's launch */
+		{ 4 * MS, 9 * MS, 1, MS, 4 * MS },       /* longer than a slice: the slice */
+		{ 4 * MS, MS / 10, 3, MS, 3 * MS },      /* three present: three floors */
+		{ 4 * MS, MS / 10, 7, MS, 4 * MS },      /* seven: floors above the slice */
+		{ 4 * MS, MS / 10, 0, MS, 4 * MS },      /* alone */
+		{ 4 * MS, 0, 2, MS, 4 * MS },            /* unmeasured */
+		{ 4 * MS, MS / 10, 1, 0, 4 * MS },       /* off */
+		{ 4 * MS, MS / 10, 2, UINT64_MAX / 2, 4 * MS }, /* no overflow */
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_msg(aos_sched_response_slice(rows[i].slice_ns, rows[i].shortest_ns, rows[i].others,
+						       rows[i].floor_ns) == rows[i].expect,
+			      "row %zu: %llu", i,
+			      (unsigned long long)aos_sched_response_slice(rows[i].slice_ns, rows[i].shortest_ns,
+									    rows[i].others, rows[i].floor_ns));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sched-vtime");
 	TCase *tc = tcase_create("core");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, equal_clients_rotate);
+	tcase_add_test(tc, response_slice_table);
 	tcase_add_test(tc, newcomer_starts_at_minimum);
 	tcase_add_test(tc, idle_time_earns_no_credit_and_debt_stays);
 	tcase_add_test(tc, system_time_never_goes_back);

@@ -1,0 +1,110 @@
+/* Response slices (docs/scheduler.md §6): one application runs a launch of many short groups,
+ * which the fair policy cuts into waves; while a second application sends short launches, which
+ * wait for the running wave, the first one's waves shrink toward the length of those launches
+ * (here to the floor, response_floor_us per present client) instead of taking slice_ms each. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "clients.h"
+#include "harness.h"
+#include "spin_kernel.h"
+#include "trace_read.h"
+
+static char trace_path[64] = "/tmp/accelos-response-trace-XXXXXX";
+static char config_path[64] = "/tmp/accelos-response-conf-XXXXXX";
+
+static const char *src = AOS_SPIN_KERNEL("many_groups") AOS_SPIN_KERNEL("short_launch");
+
+/* A slice of 8 ms against a floor of 1 ms: waves alone take 8 ms, beside the short client 1 ms.
+ * The long launch is some hundreds of ms of work in groups of a fraction of a millisecond; the
+ * short client's launches take about a millisecond each, one after another, for most of it. */
+enum { SLICE_MS = 8, FLOOR_US = 1000, LOCAL = 16, LONG_GROUPS = 512, LONG_ROUNDS = 20000, SHORT_GROUPS = 16,
+       SHORT_ROUNDS = 6000, SHORT_LAUNCHES = 100 };
+
+static int spin_launch(cl_context ctx, cl_command_queue q, cl_program p, const char *name, size_t groups,
+                       cl_uint rounds, struct aos_test_gate *sent)
+{
+    cl_kernel k = clCreateKernel(p, name, NULL);
+    cl_mem out = k ? aos_spin_enqueue(ctx, q, k, groups, LOCAL, rounds) : NULL;
+    if (!out || clFlush(q) != CL_SUCCESS || (sent && !aos_test_gate_ready(sent)))
+        return 3;
+    int rc = aos_spin_check_sample(q, out, groups * LOCAL, rounds);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    return rc;
+}
+
+static int client(int index, void *arg)
+{
+    struct aos_test_long_short *gates = arg;
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    if (!p || !aos_test_gate_sync(&gates->start))
+        return 3;
+    if (index == 0)
+        return spin_launch(ctx, q, p, "many_groups", LONG_GROUPS, LONG_ROUNDS, &gates->launched);
+    if (!aos_test_gate_sync(&gates->go))
+        return 3;
+    for (int i = 0; i < SHORT_LAUNCHES; i++) {
+        int rc = spin_launch(ctx, q, p, "short_launch", SHORT_GROUPS, SHORT_ROUNDS, NULL);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+START_TEST(test_waves_shrink_while_short_launches_wait)
+{
+    struct aos_test_long_short gates;
+    aos_test_long_short_run(client, &gates, 20000);
+    char long_line[4096], short_line[4096];
+    ck_assert_msg(trace_find(trace_path, "\"kernel\":\"many_groups\"", long_line, sizeof(long_line)),
+                  "no trace line for the long launch");
+    ck_assert_uint_eq(trace_field(long_line, "virtual_groups_done"), LONG_GROUPS);
+    unsigned long long long_start = trace_field(long_line, "admitted_host_ns");
+    unsigned long long long_end = trace_field(long_line, "ended_host_ns");
+    unsigned long long waves = trace_field(long_line, "waves"), device_ns = trace_field(long_line, "device_ns");
+    /* How much of the long launch had the short client beside it. */
+    unsigned long long beside = 0, first = 0, last = 0;
+    for (int i = 1; i <= SHORT_LAUNCHES; i++) {
+        ck_assert_msg(trace_find_nth(trace_path, "\"kernel\":\"short_launch\"", i, short_line, sizeof(short_line)),
+                      "no trace line for short launch %d", i);
+        unsigned long long end = trace_field(short_line, "ended_host_ns");
+        unsigned long long start = trace_field(short_line, "admitted_host_ns");
+        first = i == 1 || start < first ? start : first;
+        last = end > last ? end : last;
+    }
+    if (last > long_start && first < long_end)
+        beside = (last < long_end ? last : long_end) - (first > long_start ? first : long_start);
+    ck_assert_msg(beside * 2 > long_end - long_start, "the short client was beside the long launch for %.0f of %.0f ms",
+                  beside / 1e6, (long_end - long_start) / 1e6);
+    /* 8 ms waves alone; mostly 1 ms beside the short client: the mean well below the slice. */
+    double mean_ms = (double)device_ns / (double)waves / 1e6;
+    ck_assert_msg(mean_ms < SLICE_MS / 2.0, "the long launch's %llu waves took %.2f ms on average (slice %d ms): %s",
+                  waves, mean_ms, SLICE_MS, long_line);
+}
+END_TEST
+
+int main(void)
+{
+    char config[96];
+    snprintf(config, sizeof(config), "slice_ms = %d\nresponse_floor_us = %d\n", SLICE_MS, FLOOR_US);
+    if (!aos_test_write_temp(config_path, config) || !aos_test_write_temp(trace_path, "")) {
+        perror("accelos test: temporary file");
+        return 1;
+    }
+    Suite *s = suite_create("fair_response");
+    TCase *tc = tcase_create("fair_response");
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, test_waves_shrink_while_short_launches_wait);
+    suite_add_tcase(s, tc);
+    const char *const args[] = {"--policy", "fair", "--config", config_path, "--trace", trace_path, NULL};
+    int rc = aos_test_run_suite_with_args(s, args);
+    unlink(config_path);
+    unlink(trace_path);
+    return rc;
+}
