@@ -79,26 +79,30 @@ START_TEST(frontier_is_the_prefix_that_ran)
 END_TEST
 
 /* The loop shape's chunk: about `dequeues` grabs per physical group where virtual groups far
- * outnumber physical ones, never below the compiled chunk, zeros counting as one. */
+ * outnumber many physical ones, never below the compiled chunk, zeros counting as one; the
+ * compiled chunk for a CPU's few physical groups. */
 START_TEST(spread_chunk_bounds_the_dequeues)
 {
 	ck_assert_uint_eq(aos_vndrange_spread_chunk(262144, 4224, 1, 2), 32); /* H200, 64-item groups */
 	ck_assert_uint_eq(aos_vndrange_spread_chunk(1048576, 4224, 8, 2), 125);
 	ck_assert_uint_eq(aos_vndrange_spread_chunk(16384, 4224, 1, 2), 2);   /* rounded up */
 	ck_assert_uint_eq(aos_vndrange_spread_chunk(1024, 1024, 1, 2), 1);    /* one group each */
-	ck_assert_uint_eq(aos_vndrange_spread_chunk(1000, 10, 8, 2), 50);
-	ck_assert_uint_eq(aos_vndrange_spread_chunk(100, 10, 8, 2), 8);       /* the compiled floor */
-	ck_assert_uint_eq(aos_vndrange_spread_chunk(100, 10, 0, 1), 10);
-	ck_assert_uint_eq(aos_vndrange_spread_chunk(5, 0, 0, 0), 5);
-	ck_assert_uint_eq(aos_vndrange_spread_chunk(0, 8, 0, 2), 1);
+	ck_assert_uint_eq(aos_vndrange_spread_chunk(10000, 100, 8, 2), 50);
+	ck_assert_uint_eq(aos_vndrange_spread_chunk(1000, 100, 8, 2), 8);     /* the compiled floor */
+	ck_assert_uint_eq(aos_vndrange_spread_chunk(1000, 32, 0, 1), 32);
+	ck_assert_uint_eq(aos_vndrange_spread_chunk(1000, 31, 0, 1), 1);      /* few groups: compiled */
+	ck_assert_uint_eq(aos_vndrange_spread_chunk(4096, 8, 6, 2), 6);       /* PoCL, 4 x 2 units */
+	ck_assert_uint_eq(aos_vndrange_spread_chunk(5, 0, 0, 0), 1);
+	ck_assert_uint_eq(aos_vndrange_spread_chunk(0, 64, 0, 2), 1);
+	ck_assert_uint_eq(aos_vndrange_spread_chunk(5000, 64, 3, 0), 79);    /* zero grabs count as one */
 	/* With the chunk it returns, the grabs that find groups never exceed phys x dequeues. */
 	for (aos_u32 total = 1; total < 5000; total += 37)
-		for (aos_u64 phys = 1; phys < 300; phys += 13) {
+		for (aos_u64 phys = AOS_VNDRANGE_SPREAD_MIN_PHYS; phys < 300; phys += 13) {
 			aos_u32 c = aos_vndrange_spread_chunk(total, phys, 1, 2);
 			ck_assert_uint_le((total + c - 1) / c, phys * 2);
 			ck_assert_uint_ge(c, 1);
 		}
-	ck_assert_uint_eq(aos_vndrange_spread_chunk(AOS_VNDRANGE_MAX_GROUPS, 1, 1, 1), AOS_VNDRANGE_MAX_GROUPS);
+	ck_assert_uint_eq(aos_vndrange_spread_chunk(AOS_VNDRANGE_MAX_GROUPS, 64, 1, 1), AOS_VNDRANGE_MAX_GROUPS / 64);
 }
 END_TEST
 
