@@ -379,6 +379,16 @@ static struct recent_end *recent_of(struct device_sched *d, uint64_t client)
     return NULL;
 }
 
+/* A client's remembered launch length after l ended: halfway toward l's device time, except when
+ * l's waves also timed the device's compile of its code (its first launch anywhere, or a compile
+ * seen in its waves): that is not how long its launches take. */
+static uint64_t launch_ns_after(uint64_t before, const struct aos_logical *l)
+{
+    if (l->cold && (l->remembered_one <= 0 || l->compile_waves > 0))
+        return before;
+    return before ? (before + l->device_ns) / 2 : l->device_ns;
+}
+
 /* Notes l's end; the device may hold for its client's next launch for hold_ns (0: not at all). */
 static void recent_end_note(struct device_sched *d, const struct aos_logical *l, uint64_t hold_ns)
 {
@@ -393,8 +403,7 @@ static void recent_end_note(struct device_sched *d, const struct aos_logical *l,
     *slot = (struct recent_end){.client = l->client, .ns = l->ended_host_ns, .lingering = hold_ns > 0,
                                 .hold_ns = hold_ns, .think_ns = same ? slot->think_ns : 0,
                                 .waves_at_end = d->waves_started, .unclear_gaps = same ? slot->unclear_gaps : 0,
-                                .launch_ns = same && slot->launch_ns ? (slot->launch_ns + l->device_ns) / 2
-                                                                     : l->device_ns};
+                                .launch_ns = launch_ns_after(same ? slot->launch_ns : 0, l)};
 }
 
 static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
