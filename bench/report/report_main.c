@@ -2,6 +2,7 @@
  * or daemon traces) and prints the paper's fairness and throughput
  * metrics per mix and per tenant count; --compare A B sets two
  * configurations side by side; --plot-dir renders plots with gnuplot. */
+#include "aos_iso_pool.h"
 #include "aos_metrics.h"
 #include "aos_mixstats.h"
 #include "aos_plot.h"
@@ -19,17 +20,22 @@ struct options {
 	const char *config, *cmp_a, *cmp_b, *plot_dir;
 	long timeline;
 	int have_timeline;
+	int common_iso;
 	double trace_gap_ms;
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: accelos-report [--config LABEL] [--plot-dir DIR] [--timeline MIX] [--trace-gap-ms MS] FILE...\n"
-		   "       accelos-report --compare BASELINE CONFIG [--plot-dir DIR] [--trace-gap-ms MS] FILE...\n"
+	fprintf(f, "usage: accelos-report [--config LABEL] [--plot-dir DIR] [--timeline MIX] [--trace-gap-ms MS]\n"
+		   "                      [--common-iso] FILE...\n"
+		   "       accelos-report --compare BASELINE CONFIG [--plot-dir DIR] [--trace-gap-ms MS] [--common-iso]\n"
+		   "                      FILE...\n"
 		   "FILE is a JSON-lines record file, or - for standard input. Records of accelos-mix carry\n"
 		   "their mixes and isolated times; daemon traces (accelosd --trace) are split into busy\n"
 		   "periods: one client alone gives isolated times, several clients make a mix. A client's\n"
-		   "launches belong to one request while no idle gap of MS (default 5) separates them.\n");
+		   "launches belong to one request while no idle gap of MS (default 5) separates them.\n"
+		   "--common-iso scores every record against its kernel's median isolated time over all\n"
+		   "the files, so runs that measured their own isolated times compare on the same ones.\n");
 }
 
 static int has_config(const struct aos_recordset *set, const char *c)
@@ -191,6 +197,8 @@ int main(int argc, char **argv)
 				fprintf(stderr, "accelos-report: --trace-gap-ms takes milliseconds, 0 to 1000000\n");
 				return EXIT_USAGE;
 			}
+		} else if (strcmp(a, "--common-iso") == 0) {
+			o.common_iso = 1;
 		} else if (strcmp(a, "--help") == 0) {
 			usage(stdout);
 			return 0;
@@ -221,6 +229,11 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (aos_trace_mixes(&set, o.trace_gap_ms * 1e6, stdout, NULL) < 0) {
+		fprintf(stderr, "accelos-report: out of memory\n");
+		aos_recordset_free(&set);
+		return EXIT_BAD_INPUT;
+	}
+	if (o.common_iso && aos_iso_pool(&set) < 0) {
 		fprintf(stderr, "accelos-report: out of memory\n");
 		aos_recordset_free(&set);
 		return EXIT_BAD_INPUT;
