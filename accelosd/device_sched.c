@@ -930,11 +930,11 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     l->host.next = base;
     l->host.budget += (aos_u32)vgroups;
     aos_u32 chunk_was = l->host.chunk;
-    if (!l->direct) {
+    if (!l->direct)
         l->host.chunk = wave_chunk(l, groups, vgroups);
-        aos_u32 used = l->host.chunk ? l->host.chunk : l->compiled_chunk;
-        l->max_chunk = used > l->max_chunk ? used : l->max_chunk;
-    }
+    aos_u32 chunk_used = l->host.chunk ? l->host.chunk : l->compiled_chunk;
+    if (!l->direct && chunk_used > l->max_chunk)
+        l->max_chunk = chunk_used;
     cl_event ev = NULL;
     cl_int err = wave_enqueue(l, groups, &box, first, l->host.chunk != chunk_was, &ev);
     if (err != CL_SUCCESS) {
@@ -947,7 +947,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     NATIVE(l->run_queue, clFlush)(l->run_queue);
     aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s %s wave %u: %u groups, virtual groups %u..%u of %u (%.0f ns each, chunk %u)",
             (unsigned long long)l->client, l->kernel_name, l->direct ? "direct" : "loop", l->waves + 1, groups, base,
-            l->host.budget, l->host.total_groups, per_vgroup, l->host.chunk ? l->host.chunk : l->compiled_chunk);
+            l->host.budget, l->host.total_groups, per_vgroup, chunk_used);
     uint64_t now = aos_now_ns();
     d->waves_started++;
     l->state = AOS_LOGICAL_RUNNING;

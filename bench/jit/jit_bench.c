@@ -137,13 +137,14 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	if (full < 4u * env->compute_units)
 		full = 4u * env->compute_units; /* the CPU model holds one group per unit: keep 4 */
 	r->phys = r->groups < full ? r->groups : full;
-	struct aos_sched_cfg cfg = { r->phys, forced_chunk, 0, 0 };
+	unsigned chunk = spread_dequeues ? aos_vndrange_spread_chunk((aos_u32)r->groups, r->phys, k->chunk,
+								     spread_dequeues)
+					 : forced_chunk;
+	struct aos_sched_cfg cfg = { r->phys, chunk, 0, 0 };
 	struct aos_sched_cfg direct = { .direct_wave = r->groups };
 	r->has_direct = aos_jit_target_has_direct(jo.target);
-	if (spread_dequeues)
-		forced_chunk = aos_vndrange_spread_chunk((aos_u32)r->groups, r->phys, k->chunk, spread_dequeues);
-	if (forced_chunk)
-		r->chunk = cfg.chunk = forced_chunk;
+	if (chunk)
+		r->chunk = chunk;
 	/* Batch size: enough launches for ~20 ms of native work per sample. Every shape runs
 	 * once first: PoCL compiles a kernel at its first launch, which no sample may time. */
 	double probe, kprobe, unused;

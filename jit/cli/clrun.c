@@ -75,16 +75,26 @@ void aos_clenv_close(struct aos_clenv *env)
 		clReleaseContext(env->context);
 }
 
+/* The program's build log, NUL-terminated; NULL when there is none. */
+static char *build_log(struct aos_clenv *env, cl_program p)
+{
+	size_t n = 0;
+	if (clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS || n == 0)
+		return NULL;
+	char *log = calloc(1, n + 1);
+	if (log && clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS) {
+		free(log);
+		log = NULL;
+	}
+	return log;
+}
+
 static cl_program finish_build(struct aos_clenv *env, cl_program p, const char *opts, char **log)
 {
 	*log = NULL;
 	if (clBuildProgram(p, 1, &env->device, opts, NULL, NULL) == CL_SUCCESS)
 		return p;
-	size_t n = 0;
-	clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
-	*log = calloc(1, n + 1);
-	if (*log)
-		clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, n, *log, NULL);
+	*log = build_log(env, p);
 	clReleaseProgram(p);
 	return NULL;
 }
@@ -119,20 +129,6 @@ cl_program aos_clrun_build_jit(struct aos_clenv *env, int target, const uint8_t 
 		return aos_clrun_build_binary(env, bin, len, "", log);
 	cl_program p = clCreateProgramWithIL(env->context, bin, len, &e);
 	return p ? finish_build(env, p, "", log) : NULL;
-}
-
-/* The program's build log, NUL-terminated; NULL when there is none. */
-static char *build_log(struct aos_clenv *env, cl_program p)
-{
-	size_t n = 0;
-	if (clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS || n == 0)
-		return NULL;
-	char *log = calloc(1, n + 1);
-	if (log && clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS) {
-		free(log);
-		log = NULL;
-	}
-	return log;
 }
 
 size_t aos_clrun_resident_groups(struct aos_clenv *env, cl_program prog, const char *kernel,

@@ -51,7 +51,7 @@ int aos_clenv_jit_target(struct aos_clenv *env, unsigned *nv_sm);
 void aos_clenv_close(struct aos_clenv *env);
 
 /* Builds a program from source (native) or from a binary (rewritten). *log is
- * malloc'd on failure. */
+ * malloc'd on failure (NULL when the device gives no build log). */
 cl_program aos_clrun_build_source(struct aos_clenv *env, const char *src, const char *opts,
 				  char **log);
 cl_program aos_clrun_build_binary(struct aos_clenv *env, const uint8_t *bin, size_t len,

@@ -1,5 +1,6 @@
 /* Forked application processes and their start gate for integration tests (clients.h). */
 #include "clients.h"
+#include "spin_kernel.h"
 
 #include <check.h>
 #include <fcntl.h>
@@ -49,6 +50,19 @@ void aos_test_gate_go(struct aos_test_gate *g, int n)
 {
     for (int i = 0; i < n; i++)
         ck_assert_int_eq(write(g->go[1], "g", 1), 1);
+}
+
+int aos_test_spin_launch(cl_context ctx, cl_command_queue q, cl_program p, const char *name, size_t groups,
+                         size_t local, cl_uint rounds, struct aos_test_gate *sent)
+{
+    cl_kernel k = clCreateKernel(p, name, NULL);
+    cl_mem out = k ? aos_spin_enqueue(ctx, q, k, groups, local, rounds) : NULL;
+    if (!out || clFlush(q) != CL_SUCCESS || (sent && !aos_test_gate_ready(sent)))
+        return 3;
+    int rc = aos_spin_check_sample(q, out, groups * local, rounds);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    return rc;
 }
 
 bool aos_test_gate_ready(struct aos_test_gate *g)

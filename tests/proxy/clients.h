@@ -6,6 +6,7 @@
 #ifndef ACCELOS_TEST_CLIENTS_H
 #define ACCELOS_TEST_CLIENTS_H
 
+#include <CL/cl.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -41,6 +42,12 @@ struct aos_test_long_short {
 /* Parent, before touching OpenCL: forks body as clients 0 and 1, plays the scene, reaps both, and
  * fails the test unless both exit 0 (1 is read as wrong results, 3 as setup). */
 void aos_test_long_short_run(int (*body)(int index, void *arg), struct aos_test_long_short *g, unsigned settle_us);
+
+/* Client side of those scenes: launches the spin kernel `name` of p over `groups` groups of `local`
+ * items, says so on `sent` (when not NULL) once it is flushed, and checks a sample of its results.
+ * 0, or 1 wrong results, 3 setup. */
+int aos_test_spin_launch(cl_context ctx, cl_command_queue q, cl_program p, const char *name, size_t groups,
+                         size_t local, cl_uint rounds, struct aos_test_gate *sent);
 
 /* Runs the daemon binary with args (NULL-terminated), stderr discarded; its exit code, or 128 +
  * the signal. For configurations it must refuse. */

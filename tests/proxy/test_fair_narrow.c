@@ -23,21 +23,6 @@ static const char *src = AOS_SPIN_KERNEL("long_groups") AOS_SPIN_KERNEL("short_b
 enum { LOCAL = 16, LONG_ROUNDS = 3000000, LONG_GROUPS_PER_CU = 3, SHORT_GROUPS = 16, SHORT_ROUNDS = 2000,
        SHORT_LAUNCHES = 8 };
 
-/* Launches `name` over `groups` groups of `rounds`, says so on `sent` (when not NULL), and checks a
- * sample of its results. 0, or 1 wrong results, 3 setup. */
-static int spin_launch(cl_context ctx, cl_command_queue q, cl_program p, const char *name, size_t groups,
-                       cl_uint rounds, struct aos_test_gate *sent)
-{
-    cl_kernel k = clCreateKernel(p, name, NULL);
-    cl_mem out = k ? aos_spin_enqueue(ctx, q, k, groups, LOCAL, rounds) : NULL;
-    if (!out || clFlush(q) != CL_SUCCESS || (sent && !aos_test_gate_ready(sent)))
-        return 3;
-    int rc = aos_spin_check_sample(q, out, groups * LOCAL, rounds);
-    clReleaseMemObject(out);
-    clReleaseKernel(k);
-    return rc;
-}
-
 /* Client 0 starts the long launch and says so; client 1 waits for the go, then runs its short
  * launches one after another. */
 static int client(int index, void *arg)
@@ -50,12 +35,12 @@ static int client(int index, void *arg)
     if (!p || !aos_test_gate_sync(&gates->start))
         return 3;
     if (index == 0)
-        return spin_launch(ctx, q, p, "long_groups", (size_t)aos_test_compute_units() * LONG_GROUPS_PER_CU, LONG_ROUNDS,
-                           &gates->launched);
+        return aos_test_spin_launch(ctx, q, p, "long_groups", (size_t)aos_test_compute_units() * LONG_GROUPS_PER_CU,
+                                    LOCAL, LONG_ROUNDS, &gates->launched);
     if (!aos_test_gate_sync(&gates->go))
         return 3;
     for (int i = 0; i < SHORT_LAUNCHES; i++) {
-        int rc = spin_launch(ctx, q, p, "short_burst", SHORT_GROUPS, SHORT_ROUNDS, NULL);
+        int rc = aos_test_spin_launch(ctx, q, p, "short_burst", SHORT_GROUPS, LOCAL, SHORT_ROUNDS, NULL);
         if (rc)
             return rc;
     }

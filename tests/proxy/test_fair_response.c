@@ -24,19 +24,6 @@ static const char *src = AOS_SPIN_KERNEL("many_groups") AOS_SPIN_KERNEL("short_l
 enum { SLICE_MS = 16, FLOOR_US = 1000, LOCAL = 16, LONG_GROUPS = 512, LONG_ROUNDS = 20000, SHORT_GROUPS = 16,
        SHORT_ROUNDS = 6000, SHORT_LAUNCHES = 100 };
 
-static int spin_launch(cl_context ctx, cl_command_queue q, cl_program p, const char *name, size_t groups,
-                       cl_uint rounds, struct aos_test_gate *sent)
-{
-    cl_kernel k = clCreateKernel(p, name, NULL);
-    cl_mem out = k ? aos_spin_enqueue(ctx, q, k, groups, LOCAL, rounds) : NULL;
-    if (!out || clFlush(q) != CL_SUCCESS || (sent && !aos_test_gate_ready(sent)))
-        return 3;
-    int rc = aos_spin_check_sample(q, out, groups * LOCAL, rounds);
-    clReleaseMemObject(out);
-    clReleaseKernel(k);
-    return rc;
-}
-
 static int client(int index, void *arg)
 {
     struct aos_test_long_short *gates = arg;
@@ -47,11 +34,11 @@ static int client(int index, void *arg)
     if (!p || !aos_test_gate_sync(&gates->start))
         return 3;
     if (index == 0)
-        return spin_launch(ctx, q, p, "many_groups", LONG_GROUPS, LONG_ROUNDS, &gates->launched);
+        return aos_test_spin_launch(ctx, q, p, "many_groups", LONG_GROUPS, LOCAL, LONG_ROUNDS, &gates->launched);
     if (!aos_test_gate_sync(&gates->go))
         return 3;
     for (int i = 0; i < SHORT_LAUNCHES; i++) {
-        int rc = spin_launch(ctx, q, p, "short_launch", SHORT_GROUPS, SHORT_ROUNDS, NULL);
+        int rc = aos_test_spin_launch(ctx, q, p, "short_launch", SHORT_GROUPS, LOCAL, SHORT_ROUNDS, NULL);
         if (rc)
             return rc;
     }
