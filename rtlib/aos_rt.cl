@@ -81,6 +81,19 @@ void aos_rt_direct_init(global void *rtv, void *wgv)
 		wg->group[d] = (get_global_offset(d) - rt->global_offset[d]) / get_local_size(d) + get_group_id(d);
 }
 
+/* Direct shape: the device's id within the wave's range, which the compiler folds to group x
+ * local size + local id (the device's offset cancels), and the wave's shift from the original
+ * range: the same for the whole wave. */
+static ulong aos_direct_id_in_wave(uint d)
+{
+	return get_global_id(d) - get_global_offset(d);
+}
+
+static ulong aos_direct_shift(const aos_wg *wg, uint d)
+{
+	return get_global_offset(d) - wg->offset[d];
+}
+
 /* Master only: grab up to `chunk` groups below min(total, budget). One
  * fetch-add, no compare-and-swap loop: on a GPU hundreds of masters dequeue at
  * once, and a CAS loop serialises them on round trips (on an H100, a 1D loop
@@ -229,6 +242,14 @@ ulong aos_rt_enqueued_local_size(void *wgv, uint d)
 ulong aos_rt_global_linear_id(void *wgv)
 {
 	aos_wg *wg = wgv;
+	if (wg->direct) {
+		/* The shifts summed once, so that no work-item subtracts the record's offsets:
+		 * the vectorizer paired those per work-item. */
+		ulong base = (aos_direct_shift(wg, 2) * wg->global_size[1] + aos_direct_shift(wg, 1)) *
+				     wg->global_size[0] + aos_direct_shift(wg, 0);
+		ulong x = aos_direct_id_in_wave(0), y = aos_direct_id_in_wave(1), z = aos_direct_id_in_wave(2);
+		return (z * wg->global_size[1] + y) * wg->global_size[0] + x + base;
+	}
 	ulong x = aos_rt_global_id(wgv, 0) - wg->offset[0];
 	ulong y = aos_rt_global_id(wgv, 1) - wg->offset[1];
 	ulong z = aos_rt_global_id(wgv, 2) - wg->offset[2];
