@@ -29,7 +29,7 @@ void aos_sched_config_init(struct aos_sched_config *cfg)
 		.max_inflight_per_client = 64,
 		.vgroup_timeout_ms = 10000,
 		.anticipate_us = 1000,
-		.response_floor_us = 1000,
+		.response_floor_us = 250,
 		.solo_native_us = 0,
 	};
 }

@@ -10,9 +10,9 @@
  *   anticipate_us = N            0..1000000 (0 = off), default 1000: how long the device waits
  *                                for a client's next launch, queued behind its last one or
  *                                expected from its habit of sending the next at once
- *   response_floor_us = N        0..1000000 (0 = off), default 1000: while other clients are
+ *   response_floor_us = N        0..1000000 (0 = off), default 250: while other clients are
  *                                present, a wave's slice shrinks toward their shortest launch,
- *                                not below N us per present client (aos_sched_response_slice)
+ *                                not below N us x (other clients present)^2 (aos_sched_response_slice)
  *   solo_native_us = N           0..1000000 (0 = off), default 0: a launch expected to take
  *                                at most N us runs natively while its client has the device
  *                                to itself (no other client that launched on it connected)

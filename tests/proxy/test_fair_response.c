@@ -1,7 +1,8 @@
 /* Response slices (docs/scheduler.md §6): one application runs a launch of many short groups,
  * which the fair policy cuts into waves; while a second application sends short launches, which
  * wait for the running wave, the first one's waves shrink toward the length of those launches
- * (here to the floor, response_floor_us per present client) instead of taking slice_ms each. */
+ * (not below the floor, response_floor_us with one other client present: 1 ms here) instead of
+ * taking slice_ms each. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -260,8 +260,9 @@ START_TEST(direct_wave_width)
 }
 END_TEST
 
-/* Waves while others are present: about their shortest launch, not below the floor per present
- * client, not above the slice; the slice itself when alone, unmeasured or switched off. */
+/* Waves while others are present: about their shortest launch, not below the floor times the
+ * square of the other clients present, not above the slice; the slice itself when alone,
+ * unmeasured or switched off. */
 START_TEST(response_slice_table)
 {
 	static const struct {
@@ -269,15 +270,19 @@ START_TEST(response_slice_table)
 		uint32_t others;
 		uint64_t floor_ns, expect;
 	} rows[] = {
-		{ 4 * MS, MS / 2, 1, MS, MS },           /* histo (0.5 ms) beside lbm: the floor */
-		{ 4 * MS, 2 * MS, 1, MS, 2 * MS },       /* the other's launch */
-		{ 4 * MS, 9 * MS, 1, MS, 4 * MS },       /* longer than a slice: the slice */
-		{ 4 * MS, MS / 10, 3, MS, 3 * MS },      /* three present: three floors */
-		{ 4 * MS, MS / 10, 7, MS, 4 * MS },      /* seven: floors above the slice */
-		{ 4 * MS, MS / 10, 0, MS, 4 * MS },      /* alone */
-		{ 4 * MS, 0, 2, MS, 4 * MS },            /* unmeasured */
-		{ 4 * MS, MS / 10, 1, 0, 4 * MS },       /* off */
+		{ 4 * MS, MS / 10, 1, MS / 4, MS / 4 },      /* one other of 0.1 ms launches: the floor */
+		{ 4 * MS, MS / 2, 1, MS / 4, MS / 2 },       /* histo (0.5 ms) beside lbm: its launch */
+		{ 4 * MS, 2 * MS, 1, MS / 4, 2 * MS },       /* the other's launch */
+		{ 4 * MS, 9 * MS, 1, MS / 4, 4 * MS },       /* longer than a slice: the slice */
+		{ 4 * MS, MS / 10, 2, MS / 4, MS },          /* two present: four floors */
+		{ 4 * MS, MS / 10, 3, MS / 4, 9 * MS / 4 },  /* three present: nine floors */
+		{ 4 * MS, 3 * MS, 3, MS / 4, 3 * MS },       /* ... or their shortest launch */
+		{ 4 * MS, MS / 10, 7, MS / 4, 4 * MS },      /* seven: floors above the slice */
+		{ 4 * MS, MS / 10, 0, MS / 4, 4 * MS },      /* alone */
+		{ 4 * MS, 0, 2, MS / 4, 4 * MS },            /* unmeasured */
+		{ 4 * MS, MS / 10, 1, 0, 4 * MS },           /* off */
 		{ 4 * MS, MS / 10, 2, UINT64_MAX / 2, 4 * MS }, /* no overflow */
+		{ 4 * MS, MS / 10, UINT32_MAX, 1, 4 * MS },  /* nor with a huge count */
 	};
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		ck_assert_msg(aos_sched_response_slice(rows[i].slice_ns, rows[i].shortest_ns, rows[i].others,
