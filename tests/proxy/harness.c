@@ -212,6 +212,27 @@ int aos_test_run_suite_logical(Suite *suite)
     return rc;
 }
 
+int aos_test_run_suite_fair_traced(Suite *suite, char *trace_path, const char *config)
+{
+    char config_path[] = "/tmp/accelos-fair-conf-XXXXXX";
+    if (!aos_test_write_temp(trace_path, "")) {
+        perror("accelos test: trace file");
+        return 1;
+    }
+    if (config && !aos_test_write_temp(config_path, config)) {
+        perror("accelos test: configuration file");
+        unlink(trace_path);
+        return 1;
+    }
+    const char *const args[] = {"--policy", "fair", "--trace", trace_path, config ? "--config" : NULL, config_path,
+                                NULL};
+    int rc = aos_test_run_suite_with_args(suite, args);
+    unlink(trace_path);
+    if (config)
+        unlink(config_path);
+    return rc;
+}
+
 void *aos_test_forged_handle(void)
 {
     static void *forged[16];

@@ -59,6 +59,11 @@ int aos_test_run_suite(Suite *suite);
 /* The same with extra daemon arguments (NULL-terminated), e.g. {"--policy", "fair", NULL}. */
 int aos_test_run_suite_with_args(Suite *suite, const char *const *daemon_args);
 
+/* The same under the fair policy, the daemon tracing to a new empty file whose path replaces the
+ * mkstemp template trace_path (the tests read it), with a configuration file holding config when
+ * it is not NULL; both files are removed afterwards. */
+int aos_test_run_suite_fair_traced(Suite *suite, char *trace_path, const char *config);
+
 /* The same under the fair policy with solo launches off (solo_native_us = 0): every launch of a
  * rewritten kernel is a logical launch, for tests of that machinery. */
 int aos_test_run_suite_logical(Suite *suite);

@@ -17,7 +17,6 @@
 #include "spin_kernel.h"
 #include "trace_read.h"
 
-static char config_path[64] = "/tmp/accelos-anticipate-conf-XXXXXX";
 static char trace_path[64] = "/tmp/accelos-anticipate-trace-XXXXXX";
 
 static const char *src = AOS_SPIN_KERNEL("long_launch") AOS_SPIN_KERNEL("short_burst") AOS_SPIN_KERNEL("short_waited");
@@ -150,19 +149,11 @@ int main(void)
     /* A window of 20 ms (1 ms by default): on a loaded machine (a sanitizer build beside another
      * test) a client's round trip between two launches took 2-5 ms for seconds at a time. */
     snprintf(config, sizeof(config), "slice_ms = %d\nanticipate_us = %d\n", SLICE_MS, ANTICIPATE_US);
-    if (!aos_test_write_temp(config_path, config) || !aos_test_write_temp(trace_path, "")) {
-        perror("accelos test: temporary file");
-        return 1;
-    }
     Suite *s = suite_create("fair_anticipate");
     TCase *tc = tcase_create("fair_anticipate");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_queued_launches_keep_the_device);
     tcase_add_test(tc, test_launches_sent_one_by_one_keep_the_device);
     suite_add_tcase(s, tc);
-    const char *const args[] = {"--policy", "fair", "--config", config_path, "--trace", trace_path, NULL};
-    int rc = aos_test_run_suite_with_args(s, args);
-    unlink(config_path);
-    unlink(trace_path);
-    return rc;
+    return aos_test_run_suite_fair_traced(s, trace_path, config);
 }

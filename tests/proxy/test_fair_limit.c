@@ -9,7 +9,6 @@
 #include "trace_read.h"
 
 static char trace_path[64] = "/tmp/accelos-limit-trace-XXXXXX";
-static char config_path[64] = "/tmp/accelos-limit-conf-XXXXXX";
 
 static const char *src = "kernel void flood(global uint *out, uint salt)\n"
                          "{ size_t i = get_global_id(0); uint h = (uint)i ^ salt;\n"
@@ -142,19 +141,11 @@ END_TEST
 
 int main(void)
 {
-    if (!aos_test_write_temp(trace_path, "") || !aos_test_write_temp(config_path, "max_inflight_per_client = 2\n")) {
-        perror("accelos test: temporary file");
-        return 1;
-    }
     Suite *s = suite_create("fair_limit");
     TCase *tc = tcase_create("fair_limit");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_flooding_client_is_held_to_the_limit);
     tcase_add_test(tc, test_launches_behind_own_user_event_do_not_deadlock);
     suite_add_tcase(s, tc);
-    const char *const args[] = {"--policy", "fair", "--trace", trace_path, "--config", config_path, NULL};
-    int rc = aos_test_run_suite_with_args(s, args);
-    unlink(trace_path);
-    unlink(config_path);
-    return rc;
+    return aos_test_run_suite_fair_traced(s, trace_path, "max_inflight_per_client = 2\n");
 }

@@ -83,17 +83,10 @@ END_TEST
 
 int main(void)
 {
-    if (!aos_test_write_temp(trace_path, "")) {
-        perror("accelos test: trace file");
-        return 1;
-    }
     Suite *s = suite_create("fair_narrow");
     TCase *tc = tcase_create("fair_narrow");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_short_launches_run_beside_long_groups);
     suite_add_tcase(s, tc);
-    const char *const args[] = {"--policy", "fair", "--trace", trace_path, NULL};
-    int rc = aos_test_run_suite_with_args(s, args);
-    unlink(trace_path);
-    return rc;
+    return aos_test_run_suite_fair_traced(s, trace_path, NULL);
 }

@@ -14,7 +14,6 @@
 #include "trace_read.h"
 
 static char trace_path[64] = "/tmp/accelos-response-trace-XXXXXX";
-static char config_path[64] = "/tmp/accelos-response-conf-XXXXXX";
 
 static const char *src = AOS_SPIN_KERNEL("many_groups") AOS_SPIN_KERNEL("short_launch");
 
@@ -82,18 +81,10 @@ int main(void)
 {
     char config[96];
     snprintf(config, sizeof(config), "slice_ms = %d\nresponse_floor_us = %d\n", SLICE_MS, FLOOR_US);
-    if (!aos_test_write_temp(config_path, config) || !aos_test_write_temp(trace_path, "")) {
-        perror("accelos test: temporary file");
-        return 1;
-    }
     Suite *s = suite_create("fair_response");
     TCase *tc = tcase_create("fair_response");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_waves_shrink_while_short_launches_wait);
     suite_add_tcase(s, tc);
-    const char *const args[] = {"--policy", "fair", "--config", config_path, "--trace", trace_path, NULL};
-    int rc = aos_test_run_suite_with_args(s, args);
-    unlink(config_path);
-    unlink(trace_path);
-    return rc;
+    return aos_test_run_suite_fair_traced(s, trace_path, config);
 }

@@ -19,7 +19,6 @@
 #endif
 
 static char trace_path[64] = "/tmp/accelos-sched-trace-XXXXXX";
-static char config_path[64] = "/tmp/accelos-sched-conf-XXXXXX";
 
 /* Work per item that scales with `rounds`; one group (`slow_group`) may run `slow_rounds`. */
 #define SPIN(name)                                                                                  \
@@ -365,13 +364,6 @@ END_TEST
 
 int main(void)
 {
-    if (!aos_test_write_temp(trace_path, "") ||
-        !aos_test_write_temp(config_path, "slice_ms = 2\nvgroup_timeout_ms = 200\nmax_inflight_per_client = 0\n"
-                                          "solo_native_us = 0\n"
-                                          "wave_shape = " WAVE_SHAPE "\n")) {
-        perror("accelos test: temporary file");
-        return 1;
-    }
     Suite *s = suite_create("fair_sched");
     TCase *tc = tcase_create("fair_sched");
     tcase_set_timeout(tc, 120);
@@ -385,9 +377,8 @@ int main(void)
     tcase_add_test(tc, test_launch_keeps_its_arguments);
     tcase_add_test(tc, test_runaway_virtual_group_aborts_its_launch);
     suite_add_tcase(s, tc);
-    const char *const args[] = {"--policy", "fair", "--trace", trace_path, "--config", config_path, NULL};
-    int rc = aos_test_run_suite_with_args(s, args);
-    unlink(trace_path);
-    unlink(config_path);
-    return rc;
+    return aos_test_run_suite_fair_traced(s, trace_path,
+                                          "slice_ms = 2\nvgroup_timeout_ms = 200\nmax_inflight_per_client = 0\n"
+                                          "solo_native_us = 0\n"
+                                          "wave_shape = " WAVE_SHAPE "\n");
 }

@@ -16,7 +16,6 @@
 #include "trace_read.h"
 
 static char trace_path[64] = "/tmp/accelos-solo-trace-XXXXXX";
-static char config_path[64] = "/tmp/accelos-solo-conf-XXXXXX";
 
 static const char *src = AOS_SPIN_KERNEL("short_solo") AOS_SPIN_KERNEL("long_other") AOS_SPIN_KERNEL("variable");
 
@@ -305,10 +304,6 @@ END_TEST
 
 int main(void)
 {
-    if (!aos_test_write_temp(trace_path, "") || !aos_test_write_temp(config_path, "solo_native_us = 2000\n")) {
-        perror("accelos test: temporary file");
-        return 1;
-    }
     Suite *s = suite_create("fair_solo");
     TCase *tc = tcase_create("fair_solo");
     tcase_set_timeout(tc, 120);
@@ -319,9 +314,5 @@ int main(void)
     tcase_add_test(tc, test_solo_launch_held_back_does_not_stop_others);
     tcase_add_test(tc, test_a_connected_neighbour_keeps_launches_logical);
     suite_add_tcase(s, tc);
-    const char *const args[] = {"--policy", "fair", "--trace", trace_path, "--config", config_path, NULL};
-    int rc = aos_test_run_suite_with_args(s, args);
-    unlink(trace_path);
-    unlink(config_path);
-    return rc;
+    return aos_test_run_suite_fair_traced(s, trace_path, "solo_native_us = 2000\n");
 }

@@ -162,10 +162,6 @@ END_TEST
 
 int main(void)
 {
-    if (!aos_test_write_temp(trace_path, "")) {
-        perror("accelos test: trace file");
-        return 1;
-    }
     Suite *s = suite_create("fair_trace");
     TCase *tc = tcase_create("fair_trace");
     tcase_set_timeout(tc, 120);
@@ -173,8 +169,5 @@ int main(void)
     tcase_add_test(tc, test_launch_without_profiling_is_traced);
     tcase_add_test(tc, test_estimate_outlives_the_program);
     suite_add_tcase(s, tc);
-    const char *const args[] = {"--policy", "fair", "--trace", trace_path, NULL};
-    int rc = aos_test_run_suite_with_args(s, args);
-    unlink(trace_path);
-    return rc;
+    return aos_test_run_suite_fair_traced(s, trace_path, NULL);
 }
