@@ -1,5 +1,6 @@
 /* Forked application processes and their start gate for integration tests (clients.h). */
 #include "clients.h"
+#include "harness.h"
 #include "spin_kernel.h"
 
 #include <check.h>
@@ -63,6 +64,30 @@ int aos_test_spin_launch(cl_context ctx, cl_command_queue q, cl_program p, const
     clReleaseMemObject(out);
     clReleaseKernel(k);
     return rc;
+}
+
+int aos_test_spin_scene_client(int index, void *arg)
+{
+    struct aos_test_long_short *g = arg;
+    const struct aos_test_spin_scene *sc = g->spin;
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, sc->src, NULL);
+    if (!p || !aos_test_gate_sync(&g->start))
+        return 3;
+    if (index == 0) {
+        size_t groups = sc->long_groups * (sc->long_per_cu ? aos_test_compute_units() : 1);
+        return aos_test_spin_launch(ctx, q, p, sc->long_name, groups, sc->local, sc->long_rounds, &g->launched);
+    }
+    if (!aos_test_gate_sync(&g->go))
+        return 3;
+    for (int i = 0; i < sc->short_launches; i++) {
+        int rc = aos_test_spin_launch(ctx, q, p, sc->short_name, sc->short_groups, sc->local, sc->short_rounds, NULL);
+        if (rc)
+            return rc;
+    }
+    return 0;
 }
 
 bool aos_test_gate_ready(struct aos_test_gate *g)

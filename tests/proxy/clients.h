@@ -38,10 +38,24 @@ bool aos_test_gate_sync(struct aos_test_gate *g);
  * `go`, given settle_us after that. */
 struct aos_test_long_short {
     struct aos_test_gate start, launched, go;
+    const struct aos_test_spin_scene *spin; /* what aos_test_spin_scene_client plays */
 };
 /* Parent, before touching OpenCL: forks body as clients 0 and 1, plays the scene, reaps both, and
  * fails the test unless both exit 0 (1 is read as wrong results, 3 as setup). */
 void aos_test_long_short_run(int (*body)(int index, void *arg), struct aos_test_long_short *g, unsigned settle_us);
+
+/* The plain scene of spin launches, from src in groups of `local` items: client 0 launches
+ * `long_name` once over long_groups groups (per compute unit when long_per_cu); client 1, on the go,
+ * launches `short_name` over short_groups groups, short_launches times one after another. */
+struct aos_test_spin_scene {
+    const char *src, *long_name, *short_name;
+    size_t local, long_groups, short_groups;
+    bool long_per_cu;
+    cl_uint long_rounds, short_rounds;
+    int short_launches;
+};
+/* A body for aos_test_long_short_run that plays arg's `spin`. 0, or 1 wrong results, 3 setup. */
+int aos_test_spin_scene_client(int index, void *arg);
 
 /* Client side of those scenes: launches the spin kernel `name` of p over `groups` groups of `local`
  * items, says so on `sent` (when not NULL) once it is flushed, and checks a sample of its results.

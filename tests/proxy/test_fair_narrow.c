@@ -16,8 +16,6 @@
 
 static char trace_path[64] = "/tmp/accelos-narrow-trace-XXXXXX";
 
-static const char *src = AOS_SPIN_KERNEL("long_groups") AOS_SPIN_KERNEL("short_burst");
-
 /* A long group is tens of milliseconds of spinning on one core (a slice is 4 ms); a short launch
  * is about a millisecond of work in all. */
 enum { LOCAL = 16, LONG_ROUNDS = 3000000, LONG_GROUPS_PER_CU = 3, SHORT_GROUPS = 16, SHORT_ROUNDS = 2000,
@@ -25,34 +23,18 @@ enum { LOCAL = 16, LONG_ROUNDS = 3000000, LONG_GROUPS_PER_CU = 3, SHORT_GROUPS =
 
 /* Client 0 starts the long launch and says so; client 1 waits for the go, then runs its short
  * launches one after another. */
-static int client(int index, void *arg)
-{
-    struct aos_test_long_short *gates = arg;
-    cl_context ctx;
-    cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    if (!p || !aos_test_gate_sync(&gates->start))
-        return 3;
-    if (index == 0)
-        return aos_test_spin_launch(ctx, q, p, "long_groups", (size_t)aos_test_compute_units() * LONG_GROUPS_PER_CU,
-                                    LOCAL, LONG_ROUNDS, &gates->launched);
-    if (!aos_test_gate_sync(&gates->go))
-        return 3;
-    for (int i = 0; i < SHORT_LAUNCHES; i++) {
-        int rc = aos_test_spin_launch(ctx, q, p, "short_burst", SHORT_GROUPS, LOCAL, SHORT_ROUNDS, NULL);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
+static const struct aos_test_spin_scene scene = {
+    .src = AOS_SPIN_KERNEL("long_groups") AOS_SPIN_KERNEL("short_burst"),
+    .long_name = "long_groups", .short_name = "short_burst", .local = LOCAL,
+    .long_groups = LONG_GROUPS_PER_CU, .long_per_cu = true, .long_rounds = LONG_ROUNDS,
+    .short_groups = SHORT_GROUPS, .short_rounds = SHORT_ROUNDS, .short_launches = SHORT_LAUNCHES};
 
 START_TEST(test_short_launches_run_beside_long_groups)
 {
     /* Nothing here touches OpenCL before the fork: each child is its own client. The long launch's
      * first wave is on the device and measures a group before the short launches come. */
-    struct aos_test_long_short gates;
-    aos_test_long_short_run(client, &gates, 50000);
+    struct aos_test_long_short gates = {.spin = &scene};
+    aos_test_long_short_run(aos_test_spin_scene_client, &gates, 50000);
     cl_uint cu = aos_test_compute_units();
     ck_assert_uint_ge(cu, 2); /* all but one compute unit needs two */
 

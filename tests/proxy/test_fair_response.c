@@ -15,8 +15,6 @@
 
 static char trace_path[64] = "/tmp/accelos-response-trace-XXXXXX";
 
-static const char *src = AOS_SPIN_KERNEL("many_groups") AOS_SPIN_KERNEL("short_launch");
-
 /* A slice of 16 ms against a floor of 1 ms: waves alone take 16 ms, beside the short client about
  * as long as its launches (1-4 ms, sanitizers included).
  * The long launch is some hundreds of ms of work in groups of a fraction of a millisecond; the
@@ -24,31 +22,16 @@ static const char *src = AOS_SPIN_KERNEL("many_groups") AOS_SPIN_KERNEL("short_l
 enum { SLICE_MS = 16, FLOOR_US = 1000, LOCAL = 16, LONG_GROUPS = 512, LONG_ROUNDS = 20000, SHORT_GROUPS = 16,
        SHORT_ROUNDS = 6000, SHORT_LAUNCHES = 100 };
 
-static int client(int index, void *arg)
-{
-    struct aos_test_long_short *gates = arg;
-    cl_context ctx;
-    cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    if (!p || !aos_test_gate_sync(&gates->start))
-        return 3;
-    if (index == 0)
-        return aos_test_spin_launch(ctx, q, p, "many_groups", LONG_GROUPS, LOCAL, LONG_ROUNDS, &gates->launched);
-    if (!aos_test_gate_sync(&gates->go))
-        return 3;
-    for (int i = 0; i < SHORT_LAUNCHES; i++) {
-        int rc = aos_test_spin_launch(ctx, q, p, "short_launch", SHORT_GROUPS, LOCAL, SHORT_ROUNDS, NULL);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
+static const struct aos_test_spin_scene scene = {
+    .src = AOS_SPIN_KERNEL("many_groups") AOS_SPIN_KERNEL("short_launch"),
+    .long_name = "many_groups", .short_name = "short_launch", .local = LOCAL, .long_groups = LONG_GROUPS,
+    .long_rounds = LONG_ROUNDS, .short_groups = SHORT_GROUPS, .short_rounds = SHORT_ROUNDS,
+    .short_launches = SHORT_LAUNCHES};
 
 START_TEST(test_waves_shrink_while_short_launches_wait)
 {
-    struct aos_test_long_short gates;
-    aos_test_long_short_run(client, &gates, 20000);
+    struct aos_test_long_short gates = {.spin = &scene};
+    aos_test_long_short_run(aos_test_spin_scene_client, &gates, 20000);
     char long_line[4096], short_line[4096];
     ck_assert_msg(trace_find(trace_path, "\"kernel\":\"many_groups\"", long_line, sizeof(long_line)),
                   "no trace line for the long launch");
