@@ -50,6 +50,7 @@
 #define ADMIT_GRACE_NS 200000000ull  /* in flight but none on the device this long: let through */
 #define COMPILE_SLOWDOWN 4.0      /* a new kernel's wave this much slower than its code's record: a compile */
 #define COMPILE_WAVES 2u            /* at most so many per launch (the origin box, the first one off it) */
+#define COMPILE_ALLOWANCE_NS 10000000000ull /* the watchdog's extra time for a wave that may compile */
 #define WAVE_GROWTH 4u               /* a wave hands out at most this many times the last one's groups */
 #define ESTIMATES 256u               /* remembered time per virtual group, per kernel */
 #define RECENT_ENDS 8u               /* clients whose last launch ended lately */
@@ -776,6 +777,11 @@ static uint64_t wave_allowance_ns(const struct aos_logical *l, uint64_t limit_ns
         if (bounded < (double)allowance)
             allowance = (uint64_t)bounded;
     }
+    /* On PoCL the first waves of a new kernel object also time the device's compile of its
+     * code, after the compiles of other new kernels queued before it (one at a time): four new
+     * kernels launched at once took 300-400 ms each in a sanitizer build. */
+    if (l->cold && l->waves <= COMPILE_WAVES)
+        allowance += COMPILE_ALLOWANCE_NS;
     return allowance;
 }
 
@@ -817,11 +823,15 @@ static void watch(struct device_sched *d)
         }
         if (!limit_ns || !l->wave_running_ns)
             continue;
-        if (now - l->wave_running_ns > wave_allowance_ns(l, limit_ns)) {
+        uint64_t allowance = wave_allowance_ns(l, limit_ns);
+        if (now - l->wave_running_ns > allowance) {
             aos_log(AOS_LOG_WARN, "sched",
                     "client %llu: %s: a virtual group ran past %u ms: launch aborted (its wave takes no "
-                    "more groups and leaves the device when those running end)",
-                    (unsigned long long)l->client, l->kernel_name, aos_daemon_config_get()->vgroup_timeout_ms);
+                    "more groups and leaves the device when those running end; wave %u of %u virtual groups "
+                    "on %u groups ran %.1f ms, allowed %.1f ms)",
+                    (unsigned long long)l->client, l->kernel_name, aos_daemon_config_get()->vgroup_timeout_ms,
+                    l->waves, l->wave_vgroups, l->wave_groups, (double)(now - l->wave_running_ns) / 1e6,
+                    (double)allowance / 1e6);
             wave_stop(d, l);
             launch_end(d, l, RUNAWAY_STATUS);
         }
