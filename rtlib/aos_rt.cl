@@ -258,4 +258,5 @@ ulong aos_rt_global_linear_id(void *wgv)
 
 #ifdef __NVPTX__
 #include "nvptx_native_math.cl"
+#include "nvptx_trig.cl"
 #endif
