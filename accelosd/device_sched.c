@@ -857,17 +857,25 @@ struct wave_box {
     size_t global[3], offset[3];
 };
 
-_Static_assert(offsetof(struct aos_vndrange, budget) == offsetof(struct aos_vndrange, next) + sizeof(aos_u32),
-               "a wave's resume writes next and budget at once");
+_Static_assert(offsetof(struct aos_vndrange, budget) == offsetof(struct aos_vndrange, next) + sizeof(aos_u32) &&
+                   offsetof(struct aos_vndrange, static_end) == offsetof(struct aos_vndrange, budget) + sizeof(aos_u32),
+               "a wave's resume writes next, budget and static_end at once");
 
-/* A loop wave's chunk (the record's; 0 = the compiled one): larger where its virtual groups far
- * outnumber its physical ones, since every dequeue is an atomic on one address
- * (aos_vndrange_spread_chunk). */
-static aos_u32 wave_chunk(const struct aos_logical *l, uint32_t groups, uint64_t vgroups)
+/* A loop wave's chunks from virtual group `base` on (aos_vndrange_loop_chunk): on many physical
+ * groups each group's first chunk is static and the chunk grows where the virtual groups far
+ * outnumber them, since every dequeue is an atomic on one address. Sets the record's next,
+ * static_end and chunk (0 = the compiled one). */
+static void wave_plan_chunks(struct aos_logical *l, uint32_t groups, uint64_t vgroups, aos_u32 base)
 {
     aos_u32 compiled = l->compiled_chunk ? l->compiled_chunk : 1u;
-    aos_u32 c = aos_vndrange_spread_chunk((aos_u32)vgroups, groups, compiled, AOS_VNDRANGE_DEQUEUES_PER_GROUP);
-    return c > compiled ? c : 0;
+    int static_first = 0;
+    aos_u32 c = aos_vndrange_loop_chunk((aos_u32)vgroups, groups, compiled, AOS_VNDRANGE_DEQUEUES_PER_GROUP,
+                                        &static_first);
+    l->host.next = base;
+    l->host.static_end = 0;
+    l->host.chunk = c > compiled ? c : 0;
+    if (static_first)
+        aos_vndrange_static_first(&l->host, base, groups, c); /* the chunk explicit: the device computes */
 }
 
 /* Enqueues the wave's kernel: the loop shape on `groups` physical groups under the raised budget,
@@ -885,11 +893,11 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
             err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
                                                              offsetof(struct aos_vndrange, chunk), sizeof(aos_u32),
                                                              &l->host.chunk, 0, NULL, NULL);
-        /* resume at the last wave's frontier: next and budget are adjacent */
+        /* resume at the last wave's frontier: next, budget and static_end are adjacent */
         if (err == CL_SUCCESS)
             err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
                                                              offsetof(struct aos_vndrange, next),
-                                                             2 * sizeof(aos_u32), &l->host.next, 0, NULL, NULL);
+                                                             3 * sizeof(aos_u32), &l->host.next, 0, NULL, NULL);
     }
     size_t loop[3] = {groups * l->local[0], l->local[1], l->local[2]};
     if (err == CL_SUCCESS)
@@ -937,11 +945,11 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     }
     /* The last wave ran every group below its budget; its fetch-adds may have carried the
      * device's `next` past it (accelos/vndrange.h), so each wave restarts next there. */
-    l->host.next = base;
-    l->host.budget += (aos_u32)vgroups;
     aos_u32 chunk_was = l->host.chunk;
+    l->host.next = base;
     if (!l->direct)
-        l->host.chunk = wave_chunk(l, groups, vgroups);
+        wave_plan_chunks(l, groups, vgroups, base);
+    l->host.budget += (aos_u32)vgroups;
     aos_u32 chunk_used = l->host.chunk ? l->host.chunk : l->compiled_chunk;
     if (!l->direct && chunk_used > l->max_chunk)
         l->max_chunk = chunk_used;

@@ -77,9 +77,12 @@ static double median_ratio(const double *a, const double *b, int n)
 
 /* One launch: builds, times, fills `r`. */
 static unsigned forced_chunk; /* --chunk: override the compiled chunk (0 = keep) */
-/* --chunk spread[N] (the default, as the daemon's loop waves): aos_vndrange_spread_chunk with N
- * dequeues per physical group; --chunk C sets the chunk, --chunk 0 the compiled one. */
+/* --chunk spread[N] (the default, as the daemon's loop waves): aos_vndrange_loop_chunk with N
+ * dequeues per physical group, static first chunks included; --chunk C sets the chunk, --chunk 0
+ * the compiled one, all dequeued. */
 static unsigned spread_dequeues = AOS_VNDRANGE_DEQUEUES_PER_GROUP;
+/* --chunk dequeued[N]: the spread chunk, every chunk dequeued (the loop before static first chunks). */
+static int all_dequeued;
 static int per_shape_buffers; /* --buffers shape: each shape on buffers of its own (before session 18) */
 
 static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const char *cache_dir,
@@ -137,10 +140,12 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	if (full < 4u * env->compute_units)
 		full = 4u * env->compute_units; /* the CPU model holds one group per unit: keep 4 */
 	r->phys = r->groups < full ? r->groups : full;
-	unsigned chunk = spread_dequeues ? aos_vndrange_spread_chunk((aos_u32)r->groups, r->phys, k->chunk,
-								     spread_dequeues)
-					 : forced_chunk;
-	struct aos_sched_cfg cfg = { r->phys, chunk, 0, 0 };
+	int static_first = 0;
+	unsigned chunk = !spread_dequeues ? forced_chunk
+			 : all_dequeued	  ? aos_vndrange_spread_chunk((aos_u32)r->groups, r->phys, k->chunk, spread_dequeues)
+					  : aos_vndrange_loop_chunk((aos_u32)r->groups, r->phys, k->chunk, spread_dequeues,
+								    &static_first);
+	struct aos_sched_cfg cfg = { .phys_groups = r->phys, .chunk = chunk, .static_first = static_first && chunk };
 	struct aos_sched_cfg direct = { .direct_wave = r->groups };
 	r->has_direct = aos_jit_target_has_direct(jo.target);
 	if (chunk)
@@ -327,7 +332,11 @@ int main(int argc, char **argv)
 			if (strncmp(argv[++first], "spread", 6) == 0)
 				spread_dequeues = argv[first][6] ? (unsigned)atoi(argv[first] + 6)
 								 : AOS_VNDRANGE_DEQUEUES_PER_GROUP;
-			else {
+			else if (strncmp(argv[first], "dequeued", 8) == 0) {
+				spread_dequeues = argv[first][8] ? (unsigned)atoi(argv[first] + 8)
+								 : AOS_VNDRANGE_DEQUEUES_PER_GROUP;
+				all_dequeued = 1;
+			} else {
 				forced_chunk = (unsigned)atoi(argv[first]);
 				spread_dequeues = 0;
 			}
@@ -337,12 +346,12 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[first], "--out") == 0 && first + 1 < argc)
 			out_path = argv[++first];
 		else {
-			fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
+			fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]|dequeued[N]] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
 			return 2;
 		}
 	}
 	if (reps < 1 || first == argc) {
-		fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
+		fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]|dequeued[N]] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
 		return 2;
 	}
 	setenv("POCL_KERNEL_CACHE", "0", 0); /* overridable: inspecting PoCL output needs it on */

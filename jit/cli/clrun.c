@@ -122,9 +122,14 @@ cl_program aos_clrun_build_jit(struct aos_clenv *env, int target, const uint8_t 
 {
 	cl_int e;
 	*log = NULL;
-	/* On NVIDIA the build log then carries ptxas's register counts (aos_clrun_resident_groups). */
-	if (target == AOS_JIT_TARGET_NVPTX64)
-		return aos_clrun_build_binary(env, bin, len, "-cl-nv-verbose", log);
+	/* On NVIDIA the build log then carries ptxas's register counts (aos_clrun_resident_groups).
+	 * ACCELOS_CLRUN_NV_OPTIONS adds options there, for experiments (-cl-nv-maxrregcount=N). */
+	if (target == AOS_JIT_TARGET_NVPTX64) {
+		const char *extra = getenv("ACCELOS_CLRUN_NV_OPTIONS");
+		char options[256];
+		snprintf(options, sizeof(options), "-cl-nv-verbose %s", extra ? extra : "");
+		return aos_clrun_build_binary(env, bin, len, options, log);
+	}
 	if (target != AOS_JIT_TARGET_SPIRV)
 		return aos_clrun_build_binary(env, bin, len, "", log);
 	cl_program p = clCreateProgramWithIL(env->context, bin, len, &e);
@@ -176,11 +181,13 @@ void aos_outputs_free(struct aos_outputs *o)
 
 /* The launch was checked uniform when parsed; CL_INVALID_GLOBAL_WORK_SIZE
  * for one that has more than AOS_VNDRANGE_MAX_GROUPS virtual groups. */
-static cl_int fill_record(struct aos_vndrange *r, const struct aos_launch *l, unsigned chunk)
+static cl_int fill_record(struct aos_vndrange *r, const struct aos_launch *l, const struct aos_sched_cfg *sched)
 {
 	if (aos_vndrange_fill(r, l->dims, l->global, l->local, l->offset))
 		return CL_INVALID_GLOBAL_WORK_SIZE;
-	r->chunk = chunk;
+	r->chunk = sched ? sched->chunk : 0;
+	if (sched && sched->static_first && aos_vndrange_static_first(r, 0, sched->phys_groups, sched->chunk))
+		return CL_INVALID_VALUE;
 	return CL_SUCCESS;
 }
 
@@ -365,7 +372,7 @@ static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_la
 			 double *ms)
 {
 	struct aos_vndrange rec;
-	cl_int e = fill_record(&rec, l, 0);
+	cl_int e = fill_record(&rec, l, NULL);
 	if (e != CL_SUCCESS)
 		return e;
 	s->record = clCreateBuffer(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(rec),
@@ -409,7 +416,7 @@ static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_lau
 			double *ms, char *err, size_t errlen)
 {
 	struct aos_vndrange rec;
-	cl_int e = fill_record(&rec, l, sched->chunk);
+	cl_int e = fill_record(&rec, l, sched);
 	if (e != CL_SUCCESS)
 		return e;
 	aos_u32 total = rec.total_groups;
@@ -433,7 +440,8 @@ static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_lau
 		    (e = check_record_range(env, s, &rec, 0, most < half ? most : half, "stopped launch", err,
 					    errlen)) != CL_SUCCESS)
 			return e;
-		aos_u32 resume_stopped[2] = { aos_vndrange_frontier(&rec), half };
+		/* next, budget and static_end are adjacent: the resumed launches dequeue every chunk. */
+		aos_u32 resume_stopped[3] = { aos_vndrange_frontier(&rec), half, 0 };
 		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, next),
 				     sizeof(resume_stopped), resume_stopped, 0, NULL, NULL);
 		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, stop),
@@ -442,20 +450,26 @@ static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_lau
 		    (e = check_record(env, s, &rec, half, "launch under half the budget", err, errlen)) !=
 			    CL_SUCCESS)
 			return e;
-		/* next and budget are adjacent: one write resumes at the frontier. */
-		aos_u32 resume[2] = { aos_vndrange_frontier(&rec), total };
+		aos_u32 resume[3] = { aos_vndrange_frontier(&rec), total, 0 };
 		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, next),
 				     sizeof(resume), resume, 0, NULL, NULL);
 	}
 	if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS ||
 	    (e = check_record(env, s, &rec, total, "record after launch", err, errlen)) != CL_SUCCESS)
 		return e;
-	/* Every group's master ends on one empty grab of `chunk`, so with a forced chunk the
-	 * record tells how many physical groups ran the loop: exactly the ones launched. */
-	if (!sched->split && sched->chunk) {
-		aos_u64 c = sched->chunk, grabs = ((aos_u64)total + c - 1) / c;
-		aos_u64 ran = rec.next / c - grabs;
-		if (rec.next % c || ran != sched->phys_groups) {
+	/* Every group's master ends on one empty grab of `chunk`, except the one whose grab reached
+	 * the end, so with a forced chunk the record tells how many physical groups ran the loop:
+	 * exactly the ones launched. Static first chunks that cover the range leave nothing to
+	 * dequeue: then no group may have added to `next`. */
+	aos_u32 from = sched->static_first ? rec.static_end : 0;
+	if (!sched->split && sched->chunk && from >= total && rec.next != from) {
+		snprintf(err, errlen, "next %u after static chunks that end at %u cover the range", rec.next, from);
+		return CL_INVALID_OPERATION;
+	}
+	if (!sched->split && sched->chunk && from < total) {
+		aos_u64 c = sched->chunk, grabs = ((aos_u64)total - from + c - 1) / c;
+		aos_u64 ran = (rec.next - from) / c - grabs + 1;
+		if ((rec.next - from) % c || ran != sched->phys_groups) {
 			snprintf(err, errlen, "%llu physical groups dequeued (next %u, chunk %u), %zu launched",
 				 (unsigned long long)ran, rec.next, sched->chunk, sched->phys_groups);
 			return CL_INVALID_OPERATION;
@@ -660,7 +674,7 @@ int aos_clrun_prepare(struct aos_clenv *env, cl_program prog, const char *kernel
 	for (int i = 0; e == CL_SUCCESS && i < set->s.n; i++)
 		e = bind_arg(p->kernel, (cl_uint)i, &set->specs[i], &set->s);
 	if (e == CL_SUCCESS && sched) {
-		e = fill_record(&p->rec, l, sched->chunk);
+		e = fill_record(&p->rec, l, sched);
 		if (e == CL_SUCCESS)
 			p->record = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
 						   sizeof(p->rec), &p->rec, &e);

@@ -39,6 +39,8 @@ struct aos_sched_cfg {
 	size_t phys_groups;  /* physical work-groups: along dimension 0, one along the others */
 	unsigned chunk;      /* 0 = compiled default */
 	int split;           /* 1: stop at half the budget, resume with a second launch */
+	int static_first;    /* 1: each group's first chunk is static (aos_vndrange_static_first);
+			      * needs a chunk */
 	size_t direct_wave;  /* > 0: run the direct kernel (accelos/vndrange.h) in waves of
 			      * this many virtual groups; phys_groups, chunk, split unused */
 };

@@ -123,7 +123,12 @@ static int run_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_prog
 {
 	size_t total = aos_launch_groups(&o->launch);
 	size_t cands[] = { 1, 2, env->compute_units, pick_odd(total, env->compute_units), total };
-	unsigned chunks[] = { 0, 1, 3, 8 };
+	/* Per physical group count: chunks dequeued, then one chunk with static first chunks
+	 * (covering the range once groups x chunk reach it); on 2 groups also a stop and resume,
+	 * with dequeued and with static first chunks. */
+	const struct { unsigned chunk; int static_first, split; } runs_per_count[] = {
+		{ 0, 0, 0 }, { 1, 0, 0 }, { 3, 0, 0 }, { 8, 0, 0 }, { 3, 1, 0 }, { 0, 0, 1 }, { 3, 1, 1 },
+	};
 	char what[128];
 	int runs = 0;
 	if (!rewritten)
@@ -132,13 +137,14 @@ static int run_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_prog
 		if (tried_before(cands, c, total))
 			continue;
 		size_t p = clamp_count(cands[c], total);
-		for (size_t ch = 0; ch <= sizeof(chunks) / sizeof(chunks[0]); ch++) {
-			int split = ch == sizeof(chunks) / sizeof(chunks[0]);
+		for (size_t r = 0; r < sizeof(runs_per_count) / sizeof(runs_per_count[0]); r++) {
+			int split = runs_per_count[r].split;
 			if (split && (p != 2 || total < 2))
 				continue;
-			struct aos_sched_cfg cfg = { p, split ? 0 : chunks[ch], split, 0 };
-			snprintf(what, sizeof(what), "groups=%zu chunk=%u%s", p, cfg.chunk,
-				 split ? " stop+resume" : "");
+			struct aos_sched_cfg cfg = { .phys_groups = p, .chunk = runs_per_count[r].chunk, .split = split,
+						     .static_first = runs_per_count[r].static_first };
+			snprintf(what, sizeof(what), "groups=%zu chunk=%u%s%s", p, cfg.chunk,
+				 cfg.static_first ? " static-first" : "", split ? " stop+resume" : "");
 			int rc = run_one(o, env, prog, ref, &cfg, what);
 			if (rc)
 				return rc;

@@ -13,8 +13,9 @@ START_TEST(host_layout)
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, chunk), 4);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, next), 108);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, budget), 112);
-	ck_assert_uint_eq(offsetof(struct aos_vndrange, done), 116);
-	ck_assert_uint_eq(offsetof(struct aos_vndrange, stop), 120);
+	ck_assert_uint_eq(offsetof(struct aos_vndrange, static_end), 116);
+	ck_assert_uint_eq(offsetof(struct aos_vndrange, done), 120);
+	ck_assert_uint_eq(offsetof(struct aos_vndrange, stop), 124);
 }
 END_TEST
 
@@ -34,7 +35,7 @@ START_TEST(fill_geometry)
 	ck_assert_uint_eq(r.global_offset[2], 0);
 	ck_assert_uint_eq(r.total_groups, 15);
 	ck_assert_uint_eq(r.budget, 15);
-	ck_assert_uint_eq(r.next + r.done + r.chunk + r.stop + r.reserved, 0);
+	ck_assert_uint_eq(r.next + r.done + r.chunk + r.stop + r.static_end, 0);
 
 	ck_assert_int_eq(aos_vndrange_fill(&r, 3, global, local, NULL), 0);
 	ck_assert_uint_eq(r.total_groups, 30);
@@ -103,6 +104,55 @@ START_TEST(spread_chunk_bounds_the_dequeues)
 			ck_assert_uint_ge(c, 1);
 		}
 	ck_assert_uint_eq(aos_vndrange_spread_chunk(AOS_VNDRANGE_MAX_GROUPS, 64, 1, 1), AOS_VNDRANGE_MAX_GROUPS / 64);
+}
+END_TEST
+
+/* The loop shape's plan: static first chunks from many physical groups on, every chunk static
+ * where each group would take at most AOS_VNDRANGE_ALL_STATIC_MAX virtual groups, dequeued
+ * chunks only on a CPU's few groups. */
+START_TEST(loop_chunk_static_first)
+{
+	int st = -1;
+	ck_assert_uint_eq(aos_vndrange_loop_chunk(16384, 4224, 1, 2, &st), 4); /* H100: all static */
+	ck_assert_int_eq(st, 1);
+	ck_assert_uint_eq(aos_vndrange_loop_chunk(262144, 4224, 1, 2, &st), 32); /* the spread */
+	ck_assert_int_eq(st, 1);
+	ck_assert_uint_eq(aos_vndrange_loop_chunk(1024, 792, 1, 2, &st), 1); /* chunks of 2 would idle 280 */
+	ck_assert_uint_eq(aos_vndrange_loop_chunk(1000, 100, 8, 2, &st), 8); /* the compiled floor; static, then dequeued */
+	ck_assert_uint_eq(aos_vndrange_loop_chunk(300, 100, 8, 2, &st), 8);  /* the compiled floor covers it */
+	ck_assert_uint_eq(aos_vndrange_loop_chunk(4096, 8, 6, 2, &st), 6);   /* PoCL: all dequeued */
+	ck_assert_int_eq(st, 0);
+	/* Static chunks that cover the range keep 7/8 of the groups busy; where each group takes
+	 * few virtual groups and that many stay busy, they do cover it. */
+	for (aos_u32 total = 1; total < 3000; total += 7)
+		for (aos_u64 phys = AOS_VNDRANGE_SPREAD_MIN_PHYS; phys < 400; phys += 11) {
+			aos_u32 c = aos_vndrange_loop_chunk(total, phys, 1, 2, &st);
+			aos_u64 each = (total + phys - 1) / phys, busy = (total + c - 1) / c;
+			ck_assert_int_eq(st, 1);
+			if (phys * c >= total && c > 1)
+				ck_assert_uint_ge(busy * 8, phys * 7);
+			if (each <= AOS_VNDRANGE_ALL_STATIC_MAX && (total + each - 1) / each * 8 >= phys * 7)
+				ck_assert_uint_ge(phys * c, total);
+		}
+}
+END_TEST
+
+START_TEST(static_first_sets_next_and_end)
+{
+	struct aos_vndrange r;
+	const size_t global[1] = { 64 * 100 }, local[1] = { 64 };
+	ck_assert_int_eq(aos_vndrange_fill(&r, 1, global, local, NULL), 0);
+	ck_assert_int_eq(aos_vndrange_static_first(&r, 40, 7, 3), 0);
+	ck_assert_uint_eq(r.chunk, 3);
+	ck_assert_uint_eq(r.next, 40 + 21);
+	ck_assert_uint_eq(r.static_end, 40 + 21);
+	ck_assert_uint_eq(aos_vndrange_frontier(&r), 61);
+	/* Refused, the record unchanged: no chunk, no groups, a counter that could wrap. */
+	ck_assert_int_eq(aos_vndrange_static_first(&r, 0, 7, 0), -1);
+	ck_assert_int_eq(aos_vndrange_static_first(&r, 0, 0, 3), -1);
+	ck_assert_int_eq(aos_vndrange_static_first(&r, AOS_VNDRANGE_MAX_GROUPS - 1, 1u << 20, 2048), -1);
+	ck_assert_uint_eq(r.next, 61);
+	ck_assert_uint_eq(r.chunk, 3);
 }
 END_TEST
 
@@ -179,6 +229,8 @@ int main(void)
 	tcase_add_test(tc, fill_geometry);
 	tcase_add_test(tc, frontier_is_the_prefix_that_ran);
 	tcase_add_test(tc, spread_chunk_bounds_the_dequeues);
+	tcase_add_test(tc, loop_chunk_static_first);
+	tcase_add_test(tc, static_first_sets_next_and_end);
 	tcase_add_test(tc, box_walk_covers_the_range);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
