@@ -7,7 +7,9 @@
 # usage: scripts/gpu/check.sh BUNDLE.tar.xz OUTDIR   (from the source tree)
 # env:   JOBS (parallel diffs, default 8), BENCH_REPS (default 5, 0 skips),
 #        BENCH_SPECS (spec globs, default the GPU-sized bench/jit/specs/gpu), BENCH_CHUNKS (the
-#        benchmark's --chunk values, one run each, default spread), BENCH_TIMEOUT (seconds per run,
+#        benchmark's --chunk values, one run each, default spread; e.g. "spread dequeued" compares
+#        static first chunks with all dequeued), BENCH_ROUNDS (the BENCH_CHUNKS runs repeated in
+#        turn, default 1), BENCH_TIMEOUT (seconds per run,
 #        default 240), DIFF_TIMEOUT (per diff, default 120), ONLY (grep -E on test names),
 #        MIX_POLICIES (default "fifo fair", "" skips), TENANTS (the demo's mix),
 #        PROBE_SPECS (spec files for accelos-spir-probe: native against the JIT's
@@ -64,7 +66,7 @@ if ((${BENCH_REPS:-5} > 0)); then
 	# One run per chunk setting (spread: as the daemon; 0: the compiled chunk), reports appended to bench.md. NVIDIA's
 	# compute cache is off so its native builds compile as the JIT's do (the JIT cost column).
 	: >"$out/bench.md"
-	for chunk in ${BENCH_CHUNKS:-spread}; do
+	for chunk in $(for _ in $(seq "${BENCH_ROUNDS:-1}"); do echo ${BENCH_CHUNKS:-spread}; done); do
 		start=$SECONDS
 		echo "=== --chunk $chunk" >>"$out/bench.log"
 		# shellcheck disable=SC2086 # BENCH_SPECS is a list of globs
