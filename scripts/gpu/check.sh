@@ -66,7 +66,7 @@ if ((${BENCH_REPS:-5} > 0)); then
 	# One run per chunk setting (spread: as the daemon; 0: the compiled chunk), reports appended to bench.md. NVIDIA's
 	# compute cache is off so its native builds compile as the JIT's do (the JIT cost column).
 	: >"$out/bench.md"
-	for chunk in $(for _ in $(seq "${BENCH_ROUNDS:-1}"); do echo ${BENCH_CHUNKS:-spread}; done); do
+	for chunk in $(for _ in $(seq "${BENCH_ROUNDS:-1}"); do echo "${BENCH_CHUNKS:-spread}"; done); do
 		start=$SECONDS
 		echo "=== --chunk $chunk" >>"$out/bench.log"
 		# shellcheck disable=SC2086 # BENCH_SPECS is a list of globs
