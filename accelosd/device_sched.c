@@ -863,15 +863,14 @@ _Static_assert(offsetof(struct aos_vndrange, budget) == offsetof(struct aos_vndr
 
 /* A loop wave's chunks from virtual group `base` on (aos_vndrange_loop_chunk): on many physical
  * groups each group's first chunk is static and the chunk grows where the virtual groups far
- * outnumber them, since every dequeue is an atomic on one address. Sets the record's next,
- * static_end and chunk (0 = the compiled one). */
+ * outnumber them, since every dequeue is an atomic on one address. Sets the record's static_end
+ * and chunk (0 = the compiled one), and moves next past the static chunks. */
 static void wave_plan_chunks(struct aos_logical *l, uint32_t groups, uint64_t vgroups, aos_u32 base)
 {
     aos_u32 compiled = l->compiled_chunk ? l->compiled_chunk : 1u;
     int static_first = 0;
     aos_u32 c = aos_vndrange_loop_chunk((aos_u32)vgroups, groups, compiled, AOS_VNDRANGE_DEQUEUES_PER_GROUP,
                                         &static_first);
-    l->host.next = base;
     l->host.static_end = 0;
     l->host.chunk = c > compiled ? c : 0;
     if (static_first)

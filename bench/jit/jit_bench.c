@@ -145,7 +145,7 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 			 : all_dequeued	  ? aos_vndrange_spread_chunk((aos_u32)r->groups, r->phys, k->chunk, spread_dequeues)
 					  : aos_vndrange_loop_chunk((aos_u32)r->groups, r->phys, k->chunk, spread_dequeues,
 								    &static_first);
-	struct aos_sched_cfg cfg = { .phys_groups = r->phys, .chunk = chunk, .static_first = static_first && chunk };
+	struct aos_sched_cfg cfg = { .phys_groups = r->phys, .chunk = chunk, .static_first = static_first };
 	struct aos_sched_cfg direct = { .direct_wave = r->groups };
 	r->has_direct = aos_jit_target_has_direct(jo.target);
 	if (chunk)
@@ -329,13 +329,10 @@ int main(int argc, char **argv)
 		if (strcmp(argv[first], "--reps") == 0 && first + 1 < argc)
 			reps = atoi(argv[++first]);
 		else if (strcmp(argv[first], "--chunk") == 0 && first + 1 < argc)
-			if (strncmp(argv[++first], "spread", 6) == 0)
-				spread_dequeues = argv[first][6] ? (unsigned)atoi(argv[first] + 6)
-								 : AOS_VNDRANGE_DEQUEUES_PER_GROUP;
-			else if (strncmp(argv[first], "dequeued", 8) == 0) {
-				spread_dequeues = argv[first][8] ? (unsigned)atoi(argv[first] + 8)
-								 : AOS_VNDRANGE_DEQUEUES_PER_GROUP;
-				all_dequeued = 1;
+			if (strncmp(argv[++first], "spread", 6) == 0 || strncmp(argv[first], "dequeued", 8) == 0) {
+				all_dequeued = argv[first][0] == 'd';
+				const char *n = argv[first] + (all_dequeued ? 8 : 6);
+				spread_dequeues = *n ? (unsigned)atoi(n) : AOS_VNDRANGE_DEQUEUES_PER_GROUP;
 			} else {
 				forced_chunk = (unsigned)atoi(argv[first]);
 				spread_dequeues = 0;

@@ -461,12 +461,14 @@ static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_lau
 	 * the end, so with a forced chunk the record tells how many physical groups ran the loop:
 	 * exactly the ones launched. Static first chunks that cover the range leave nothing to
 	 * dequeue: then no group may have added to `next`. */
+	if (sched->split || !sched->chunk)
+		return CL_SUCCESS;
 	aos_u32 from = sched->static_first ? rec.static_end : 0;
-	if (!sched->split && sched->chunk && from >= total && rec.next != from) {
+	if (from >= total && rec.next != from) {
 		snprintf(err, errlen, "next %u after static chunks that end at %u cover the range", rec.next, from);
 		return CL_INVALID_OPERATION;
 	}
-	if (!sched->split && sched->chunk && from < total) {
+	if (from < total) {
 		aos_u64 c = sched->chunk, grabs = ((aos_u64)total - from + c - 1) / c;
 		aos_u64 ran = (rec.next - from) / c - grabs + 1;
 		if ((rec.next - from) % c || ran != sched->phys_groups) {
