@@ -88,13 +88,15 @@ static int emit_ptx(LLVMModuleRef m, unsigned nv_sm, uint8_t **bin, size_t *len,
 {
 	char *err = NULL, cpu[16];
 	LLVMTargetRef target;
-	char rtlib[4096];
+	char rtlib[4096], libclc[4096];
+	bool sharded;
 	/* rtlib first: its native_* math (rtlib/nvptx_native_math.cl) must win over libclc's, in
 	 * rewritten and unrewritten modules alike; the rewrite has linked the rest already. */
 	int rc = aos_passes_link_library(m, aos_rtlib_path(AOS_JIT_TARGET_NVPTX64, rtlib, sizeof(rtlib)), 0, &err);
+	const char *clc = aos_libclc_path(AOS_JIT_TARGET_NVPTX64, libclc, sizeof(libclc), &sharded);
 	if (rc == 0)
-		rc = aos_passes_link_library(m, aos_libclc_path(AOS_JIT_TARGET_NVPTX64),
-					     AOS_LINK_NVPTX_TABLES_TO_GLOBAL, &err);
+		rc = (sharded ? aos_passes_link_library_shards : aos_passes_link_library)(
+			m, clc, AOS_LINK_NVPTX_TABLES_TO_GLOBAL, &err);
 	if (rc) {
 		*log = err ? err : strdup("error: cannot link rtlib or libclc\n");
 		return rc;

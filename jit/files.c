@@ -106,24 +106,45 @@ const char *aos_tool_llvm_spirv(void)
 	return env_or("ACCELOS_JIT_LLVM_SPIRV", AOS_JIT_LLVM_SPIRV);
 }
 
-const char *aos_rtlib_path(enum aos_jit_target t, char *buf, size_t len)
+/* The runtime library's directory holding `file`: $ACCELOS_RTLIB_DIR, else the build tree while
+ * developing, else the installed copy. */
+static const char *rtlib_file(const char *file, char *buf, size_t len)
 {
-	const char *triple = t == AOS_JIT_TARGET_NVPTX64 ? "nvptx64-nvidia-nvcl" : "spir64";
 	const char *dir = getenv("ACCELOS_RTLIB_DIR");
 	if (dir && *dir) {
-		snprintf(buf, len, "%s/aos_rt-%s.bc", dir, triple);
+		snprintf(buf, len, "%s/%s", dir, file);
 		return buf;
 	}
-	/* The build tree while developing, else the installed copy. */
-	snprintf(buf, len, "%s/aos_rt-%s.bc", AOS_JIT_RTLIB_DIR, triple);
+	snprintf(buf, len, "%s/%s", AOS_JIT_RTLIB_DIR, file);
 	if (access(buf, R_OK) == 0)
 		return buf;
-	snprintf(buf, len, "%s/aos_rt-%s.bc", AOS_JIT_RTLIB_INSTALL_DIR, triple);
+	snprintf(buf, len, "%s/%s", AOS_JIT_RTLIB_INSTALL_DIR, file);
 	return buf;
 }
 
-const char *aos_libclc_path(enum aos_jit_target t)
+const char *aos_rtlib_path(enum aos_jit_target t, char *buf, size_t len)
 {
-	return t == AOS_JIT_TARGET_NVPTX64 ? env_or("ACCELOS_LIBCLC_NVPTX", AOS_JIT_LIBCLC_NVPTX)
-					   : NULL;
+	return rtlib_file(t == AOS_JIT_TARGET_NVPTX64 ? "aos_rt-nvptx64-nvidia-nvcl.bc" : "aos_rt-spir64.bc",
+			  buf, len);
+}
+
+const char *aos_libclc_path(enum aos_jit_target t, char *buf, size_t len, bool *sharded)
+{
+	struct stat st;
+	*sharded = false;
+	if (t != AOS_JIT_TARGET_NVPTX64)
+		return NULL;
+	const char *env = getenv("ACCELOS_LIBCLC_NVPTX");
+	if (env && *env) {
+		*sharded = stat(env, &st) == 0 && S_ISDIR(st.st_mode);
+		return env;
+	}
+	/* The shards the build split libclc into (passes/clc_split.cpp), beside the runtime
+	 * library; else the whole library. */
+	if (access(rtlib_file(AOS_LIBCLC_SHARDS "/clc-00.bc", buf, len), R_OK) == 0) {
+		rtlib_file(AOS_LIBCLC_SHARDS, buf, len);
+		*sharded = true;
+		return buf;
+	}
+	return AOS_JIT_LIBCLC_NVPTX;
 }

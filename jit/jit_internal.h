@@ -6,6 +6,7 @@
 #include "worker.h"
 
 #include <llvm-c/Core.h>
+#include <stdbool.h>
 
 /* Clang triple of a target (SPIR-V is produced from spir64). */
 const char *aos_target_triple(enum aos_jit_target t);
@@ -49,6 +50,10 @@ int aos_cache_store(const char *dir, const char *key, const struct aos_jit_resul
 const char *aos_tool_clang(void);
 const char *aos_tool_llvm_spirv(void);
 const char *aos_rtlib_path(enum aos_jit_target t, char *buf, size_t len);
-const char *aos_libclc_path(enum aos_jit_target t);
+/* libclc for targets that link it (NULL for others): $ACCELOS_LIBCLC_NVPTX (a bitcode file, or a
+ * directory of shards), else the build's shards beside the runtime library, else the configured
+ * file. *sharded says which kind the path names. */
+#define AOS_LIBCLC_SHARDS "clc-nvptx64"
+const char *aos_libclc_path(enum aos_jit_target t, char *buf, size_t len, bool *sharded);
 
 #endif

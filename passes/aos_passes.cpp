@@ -1,5 +1,6 @@
 // C entry points of the rewrite: run the passes, link rtlib, inline, clean up.
 #include "aos_passes.h"
+#include "clc_shards.h"
 #include "kernel_rewrite.h"
 #include "library_tables.h"
 
@@ -110,17 +111,10 @@ extern "C" int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, 
 	return 0;
 }
 
-extern "C" int aos_passes_link_library(LLVMModuleRef module, const char *path, unsigned flags, char **err_msg)
+// After a library is linked: its tables moved (flags), every non-kernel function internal, the
+// unused ones dropped.
+static void finishLibraryLink(Module &M, const SmallPtrSetImpl<GlobalVariable *> &Before, unsigned flags)
 {
-	if (err_msg)
-		*err_msg = nullptr;
-	Module &M = *unwrap(module);
-	SmallPtrSet<GlobalVariable *, 16> Before;
-	for (GlobalVariable &G : M.globals())
-		Before.insert(&G);
-	int rc = linkRtlib(M, path, err_msg);
-	if (rc)
-		return rc;
 	if (flags & AOS_LINK_NVPTX_TABLES_TO_GLOBAL)
 		aos::moveLibraryTables(M, Before, NVPTX_CONSTANT_SPACE, NVPTX_GLOBAL_SPACE);
 	for (Function &F : M)
@@ -133,6 +127,53 @@ extern "C" int aos_passes_link_library(LLVMModuleRef module, const char *path, u
 	ModulePassManager MPM;
 	MPM.addPass(GlobalDCEPass());
 	MPM.run(M, MAM);
+}
+
+extern "C" int aos_passes_link_library(LLVMModuleRef module, const char *path, unsigned flags, char **err_msg)
+{
+	if (err_msg)
+		*err_msg = nullptr;
+	Module &M = *unwrap(module);
+	SmallPtrSet<GlobalVariable *, 16> Before;
+	for (GlobalVariable &G : M.globals())
+		Before.insert(&G);
+	int rc = linkRtlib(M, path, err_msg);
+	if (rc)
+		return rc;
+	finishLibraryLink(M, Before, flags);
+	return 0;
+}
+
+extern "C" int aos_passes_link_library_shards(LLVMModuleRef module, const char *dir, unsigned flags,
+					      char **err_msg)
+{
+	if (err_msg)
+		*err_msg = nullptr;
+	Module &M = *unwrap(module);
+	SmallPtrSet<GlobalVariable *, 16> Before;
+	for (GlobalVariable &G : M.globals())
+		Before.insert(&G);
+	// A shard carries everything its functions call, so one round links all; the loop only
+	// stops on names no shard defines (printf, say), whose shard is linked already.
+	bool Linked[aos::ClcShards] = {};
+	for (;;) {
+		SmallVector<unsigned, 16> Need;
+		for (Function &F : M)
+			if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty()) {
+				unsigned S = aos::clcShardOf(F.getName());
+				if (!Linked[S] && !is_contained(Need, S))
+					Need.push_back(S);
+			}
+		if (Need.empty())
+			break;
+		for (unsigned S : Need) {
+			Linked[S] = true;
+			int rc = linkRtlib(M, aos::clcShardPath(dir, S).c_str(), err_msg);
+			if (rc)
+				return rc;
+		}
+	}
+	finishLibraryLink(M, Before, flags);
 	return 0;
 }
 

@@ -49,6 +49,10 @@ enum {
  * unused ones. Returns 0 or negative errno (*err_msg as above). */
 int aos_passes_link_library(LLVMModuleRef module, const char *path, unsigned flags, char **err_msg);
 
+/* The same for a library split at build time (aos-clc-split, passes/clc_shards.h): links the
+ * shards of `dir` that define a function the module calls; same result, less to read. */
+int aos_passes_link_library_shards(LLVMModuleRef module, const char *dir, unsigned flags, char **err_msg);
+
 /* Replaces `freeze` instructions by their operand, for llvm-spirv-15 which
  * cannot translate them. Returns the number removed. */
 int aos_passes_strip_freeze(LLVMModuleRef module);

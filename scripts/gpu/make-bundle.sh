@@ -24,6 +24,7 @@ cp "$clang_real" "$stage/llvm/bin/clang"
 cp "$resdir"/include/opencl-c.h "$resdir"/include/opencl-c-base.h \
 	"$stage/llvm/lib/clang/$(basename "$resdir")/include/"
 cp "$build"/rtlib/aos_rt-*.bc "$stage/rtlib/"
+cp -r "$build/rtlib/clc-nvptx64" "$stage/rtlib/"
 libclc=$(sed -n 's/^AOS_LIBCLC_NVPTX:FILEPATH=//p' "$build/CMakeCache.txt")
 cp "${libclc:-/usr/lib/clc/nvptx64--nvidiacl.bc}" "$stage/clc/nvptx64--nvidiacl.bc"
 

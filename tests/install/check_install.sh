@@ -24,6 +24,16 @@ for tool in accelos-report accelos-mix accelos-bench; do
   [[ -n $(find "$root" -path "*/bin/$tool" -type f) ]] || fail "no $tool installed"
 done
 
+rtlib=$(find "$root" -path '*/accelos/rtlib' -type d | head -1)
+[[ -n $rtlib && -f $rtlib/aos_rt-spir64.bc && -f $rtlib/aos_rt-nvptx64-nvidia-nvcl.bc ]] ||
+  fail "runtime library bitcode missing under $root/share/accelos/rtlib"
+libclc=$(sed -n 's/^AOS_LIBCLC_NVPTX:FILEPATH=//p' "$build/CMakeCache.txt")
+if [[ -f $libclc ]]; then
+  shards=$(sed -n 's/.*ClcShards = \([0-9]*\);.*/\1/p' "$(dirname "$0")/../../passes/clc_shards.h")
+  n=$(find "$rtlib/clc-nvptx64" -name 'clc-*.bc' | wc -l)
+  [[ $n -eq $shards ]] || fail "$n of libclc's $shards shards installed under $rtlib/clc-nvptx64"
+fi
+
 unit=$root/lib/systemd/system/accelosd.service
 user_unit=$root/lib/systemd/user/accelosd.service
 [[ -f $unit && -f $user_unit ]] || fail "systemd units missing under $root/lib/systemd"

@@ -294,6 +294,89 @@ START_TEST(ptx_library_tables_in_global_memory)
 }
 END_TEST
 
+/* Lines of a PTX text, sorted: the sharded link may place the same globals in another order. */
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char **sorted_lines(char *text, size_t *n)
+{
+	size_t cap = 1;
+	for (char *p = text; *p; p++)
+		cap += *p == '\n';
+	char **lines = calloc(cap, sizeof(*lines));
+	ck_assert_ptr_nonnull(lines);
+	*n = 0;
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		lines[(*n)++] = l;
+	qsort(lines, *n, sizeof(*lines), line_cmp);
+	return lines;
+}
+
+static char *ptx_with_libclc(const char *src, const char *libclc)
+{
+	if (libclc)
+		setenv("ACCELOS_LIBCLC_NVPTX", libclc, 1);
+	else
+		unsetenv("ACCELOS_LIBCLC_NVPTX");
+	struct aos_jit_result *r;
+	ck_assert_int_eq(compile(src, strlen(src), AOS_JIT_TARGET_NVPTX64, NULL, &r), 0);
+	char *ptx = strndup((const char *)r->binary, r->binary_size);
+	aos_jit_result_destroy(r);
+	unsetenv("ACCELOS_LIBCLC_NVPTX");
+	return ptx;
+}
+
+/* The build splits libclc into shards (passes/clc_split.cpp) and a PTX compile links only those
+ * it calls into: the same module as linking the whole library, line for line. */
+START_TEST(ptx_libclc_shards_give_the_whole_librarys_module)
+{
+	char buf[4096];
+	bool sharded;
+	aos_libclc_path(AOS_JIT_TARGET_NVPTX64, buf, sizeof(buf), &sharded);
+	ck_assert_msg(sharded, "the build tree has no libclc shards beside the runtime library");
+	static const char *const srcs[] = {
+		"kernel void k(global float *p, global int *c) { size_t i = get_global_id(0);\n"
+		"  p[i] = log1p(p[i]) + sin(p[i]) * pown(p[i], 3) + atan2(p[i], 2.0f) + cbrt(p[i]);\n"
+		"  atomic_add(c, (int)get_local_id(0)); barrier(CLK_LOCAL_MEM_FENCE);\n"
+		"  p[i] += (float)max(c[0], 3) + fma(p[i], 2.0f, 1.0f) + native_rsqrt(p[i]); }\n",
+		"kernel void k(global float4 *p) { size_t i = get_global_id(0);\n"
+		"  p[i] = exp(p[i]) + cos(p[i]) + sqrt(p[i]) + clamp(p[i], 0.0f, 1.0f); }\n",
+	};
+	for (size_t s = 0; s < sizeof(srcs) / sizeof(srcs[0]); s++) {
+		char *whole = ptx_with_libclc(srcs[s], AOS_TEST_LIBCLC_NVPTX);
+		char *shards = ptx_with_libclc(srcs[s], NULL);
+		size_t nw, ns;
+		char **lw = sorted_lines(whole, &nw), **ls = sorted_lines(shards, &ns);
+		ck_assert_uint_gt(nw, 100); /* the math is in, not called */
+		ck_assert_uint_eq(nw, ns);
+		for (size_t i = 0; i < nw; i++)
+			ck_assert_str_eq(lw[i], ls[i]);
+		free(lw);
+		free(ls);
+		free(whole);
+		free(shards);
+	}
+}
+END_TEST
+
+/* A shard directory that lacks the shards is a clear build failure, not a crash. */
+START_TEST(ptx_missing_libclc_shard_is_a_build_failure)
+{
+	setenv("ACCELOS_LIBCLC_NVPTX", cache_dir, 1); /* a directory, empty */
+	struct aos_jit_result *r;
+	const char *src = "kernel void k(global float *p) { p[get_global_id(0)] = sin(p[0]); }\n";
+	int rc = compile(src, strlen(src), AOS_JIT_TARGET_NVPTX64, NULL, &r);
+	unsetenv("ACCELOS_LIBCLC_NVPTX");
+	ck_assert_int_ne(rc, 0);
+	ck_assert_str_eq(aos_jit_cl_error_name(rc), "CL_BUILD_PROGRAM_FAILURE");
+	ck_assert_ptr_nonnull(strstr(r->build_log, "cannot read runtime library"));
+	ck_assert_ptr_nonnull(strstr(r->build_log, "/clc-"));
+	aos_jit_result_destroy(r);
+}
+END_TEST
+
 /* libclc has no get_work_dim, get_local_linear_id or get_enqueued_local_size for PTX: the
  * rewrite supplies them, so the module names no extern the driver would refuse. */
 START_TEST(ptx_work_dim_and_local_linear_id_resolve)
@@ -470,6 +553,8 @@ int main(void)
 	tcase_add_test(tc, ptx_native_math_is_approx_with_and_without_rewrite);
 	tcase_add_test(tc, ptx_library_tables_in_global_memory);
 	tcase_add_test(tc, ptx_work_dim_and_local_linear_id_resolve);
+	tcase_add_test(tc, ptx_libclc_shards_give_the_whole_librarys_module);
+	tcase_add_test(tc, ptx_missing_libclc_shard_is_a_build_failure);
 	tcase_add_test(tc, ptx_without_image_support_stays_native);
 	tcase_add_test(tc, no_rewrite_keeps_kernels_as_written);
 	tcase_add_test(tc, spirv_through_translator);
