@@ -127,8 +127,15 @@ void aos_test_context(cl_context *ctx, cl_command_queue *queue)
     cl_device_id d = aos_test_device();
     *ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
-    *queue = clCreateCommandQueue(*ctx, d, CL_QUEUE_PROFILING_ENABLE, &err);
+    *queue = aos_test_queue(*ctx, CL_QUEUE_PROFILING_ENABLE);
+}
+
+cl_command_queue aos_test_queue(cl_context ctx, cl_command_queue_properties props)
+{
+    cl_int err;
+    cl_command_queue q = clCreateCommandQueue(ctx, aos_test_device(), props, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
+    return q;
 }
 
 cl_program aos_test_build(cl_context ctx, const char *source, const char *options)

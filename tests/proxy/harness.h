@@ -32,6 +32,8 @@ cl_device_id aos_test_device(void);
 cl_uint aos_test_compute_units(void);
 /* A context + in-order queue on the first device (profiling enabled). */
 void aos_test_context(cl_context *ctx, cl_command_queue *queue);
+/* Another queue on the test device in ctx, with props; fails the test if it cannot be made. */
+cl_command_queue aos_test_queue(cl_context ctx, cl_command_queue_properties props);
 /* Builds source for the first device; fails the test with the build log on error. */
 cl_program aos_test_build(cl_context ctx, const char *source, const char *options);
 

@@ -184,8 +184,7 @@ START_TEST(test_user_event_gates_queue)
     ck_assert_int_gt(status_of(run1), CL_COMPLETE);
     ck_assert_int_gt(status_of(run2), CL_COMPLETE);
     ck_assert_int_gt(status_of(read), CL_COMPLETE);
-    cl_command_queue other = clCreateCommandQueue(ctx, aos_test_device(), 0, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_command_queue other = aos_test_queue(ctx, 0);
     uint32_t peek[N];
     ck_assert_int_eq(clEnqueueReadBuffer(other, m, CL_TRUE, 0, sizeof(peek), peek, 0, NULL, NULL), CL_SUCCESS);
     ck_assert_int_eq(memcmp(peek, init, sizeof(init)), 0);
@@ -289,10 +288,8 @@ START_TEST(test_markers_and_barriers_with_wait_lists)
 {
     cl_int err;
     cl_device_id d = aos_test_device();
-    cl_command_queue q2 = clCreateCommandQueue(ctx, d, 0, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    cl_command_queue ooo = clCreateCommandQueue(ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_command_queue q2 = aos_test_queue(ctx, 0);
+    cl_command_queue ooo = aos_test_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     cl_event a = clCreateUserEvent(ctx, &err), b = clCreateUserEvent(ctx, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
 

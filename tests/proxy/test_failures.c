@@ -216,8 +216,7 @@ static void spin_start(struct spin *s, cl_event *ev)
     cl_device_id d = aos_test_device();
     s->ctx = clCreateContext(NULL, 1, &d, on_context_error, (void *)&context_errors, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
-    s->q = clCreateCommandQueue(s->ctx, d, 0, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
+    s->q = aos_test_queue(s->ctx, 0);
     s->prog = aos_test_build(s->ctx, spin_src, NULL);
     s->k = clCreateKernel(s->prog, "spin", &err);
     ck_assert_int_eq(err, CL_SUCCESS);

@@ -54,11 +54,8 @@ START_TEST(test_first_launches_compiling_are_not_runaways)
     cl_context ctx;
     cl_command_queue q[COLD_KERNELS];
     aos_test_context(&ctx, &q[0]);
-    cl_int err;
-    for (int i = 1; i < COLD_KERNELS; i++) {
-        q[i] = clCreateCommandQueue(ctx, aos_test_device(), CL_QUEUE_PROFILING_ENABLE, &err);
-        ck_assert_int_eq(err, CL_SUCCESS);
-    }
+    for (int i = 1; i < COLD_KERNELS; i++)
+        q[i] = aos_test_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
     char src[COLD_KERNELS * 512] = "", one[512];
     for (int i = 0; i < COLD_KERNELS; i++) {
         char name[16];

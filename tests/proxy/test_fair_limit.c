@@ -50,10 +50,8 @@ START_TEST(test_flooding_client_is_held_to_the_limit)
     cl_command_queue q[QUEUES];
     aos_test_context(&ctx, &q[0]);
     cl_int err;
-    for (int i = 1; i < QUEUES; i++) {
-        q[i] = clCreateCommandQueue(ctx, aos_test_device(), 0, &err);
-        ck_assert_int_eq(err, CL_SUCCESS);
-    }
+    for (int i = 1; i < QUEUES; i++)
+        q[i] = aos_test_queue(ctx, 0);
     cl_program p = aos_test_build(ctx, src, NULL);
     cl_kernel k = clCreateKernel(p, "flood", &err);
     ck_assert_int_eq(err, CL_SUCCESS);

@@ -92,8 +92,7 @@ START_TEST(test_out_of_order_queue_dependencies)
     cl_device_id d = aos_test_device();
     cl_context ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
-    cl_command_queue q = clCreateCommandQueue(ctx, d, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_command_queue q = aos_test_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     cl_program p = aos_test_build(ctx, src, NULL);
     cl_kernel fill = aos_test_kernel(p, "fill"), twice = aos_test_kernel(p, "twice");
     cl_mem x = aos_test_buffer(ctx, N * sizeof(int), NULL), y = aos_test_buffer(ctx, N * sizeof(int), NULL);

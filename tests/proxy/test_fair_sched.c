@@ -32,14 +32,6 @@ static const char *src = SPIN("spin_a") SPIN("spin_b") SPIN("rot_0") SPIN("rot_1
 
 enum { LOCAL = 16, GROUPS = 96, N = LOCAL * GROUPS, ROUNDS = 40000 };
 
-static cl_command_queue new_queue(cl_context ctx)
-{
-    cl_int err;
-    cl_command_queue q = clCreateCommandQueue(ctx, aos_test_device(), CL_QUEUE_PROFILING_ENABLE, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    return q;
-}
-
 struct spin {
     cl_kernel k;
     cl_mem out;
@@ -98,7 +90,7 @@ static void run_a_then_b(char *la, char *lb, size_t size)
     cl_context ctx;
     cl_command_queue q1;
     aos_test_context(&ctx, &q1);
-    cl_command_queue q2 = new_queue(ctx);
+    cl_command_queue q2 = aos_test_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
     cl_program p = aos_test_build(ctx, src, NULL);
     struct spin a, b;
     spin_setup(&a, p, ctx, "spin_a", ROUNDS);
@@ -210,7 +202,7 @@ START_TEST(test_more_launches_than_the_device_holds_rotate)
     cl_command_queue q[4];
     aos_test_context(&ctx, &q[0]);
     for (int i = 1; i < 4; i++)
-        q[i] = new_queue(ctx);
+        q[i] = aos_test_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
     cl_program p = aos_test_build(ctx, src, NULL);
     const char *names[4] = {"rot_0", "rot_1", "rot_2", "rot_3"};
     struct spin s[4];
@@ -317,7 +309,7 @@ START_TEST(test_runaway_virtual_group_aborts_its_launch)
     cl_context ctx;
     cl_command_queue q1;
     aos_test_context(&ctx, &q1);
-    cl_command_queue q2 = new_queue(ctx);
+    cl_command_queue q2 = aos_test_queue(ctx, CL_QUEUE_PROFILING_ENABLE);
     cl_program p = aos_test_build(ctx, src, NULL);
     struct spin runaway, fine;
     spin_setup(&runaway, p, ctx, "runaway", 1);

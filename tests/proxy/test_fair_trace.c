@@ -70,8 +70,7 @@ START_TEST(test_launch_without_profiling_is_traced)
     cl_command_queue profiled_q;
     aos_test_context(&ctx, &profiled_q);
     cl_int err;
-    cl_command_queue q = clCreateCommandQueue(ctx, aos_test_device(), 0, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_command_queue q = aos_test_queue(ctx, 0);
     cl_program p = aos_test_build(
         ctx, "kernel void plain_kernel(global int *x) { x[get_global_id(0)] = (int)get_local_id(0); }", NULL);
     cl_kernel k = clCreateKernel(p, "plain_kernel", &err);

@@ -42,9 +42,7 @@ START_TEST(test_native_launches_are_traced)
     cl_context ctx;
     cl_command_queue profiled;
     aos_test_context(&ctx, &profiled); /* profiling enabled */
-    cl_int err;
-    cl_command_queue plain = clCreateCommandQueue(ctx, aos_test_device(), 0, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_command_queue plain = aos_test_queue(ctx, 0);
     cl_program p = aos_test_build(ctx, src, NULL);
     size_t local = 16;
     run(ctx, profiled, p, "native_profiled", 256, &local);

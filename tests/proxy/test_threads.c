@@ -126,10 +126,8 @@ START_TEST(test_threads_transfer_and_compute)
     ck_assert_int_eq(err, CL_SUCCESS);
     cl_program prog = aos_test_build(ctx, saxpy_src, NULL);
     cl_command_queue queues[OWN_QUEUES + 1];
-    for (int i = 0; i <= OWN_QUEUES; i++) {
-        queues[i] = clCreateCommandQueue(ctx, d, 0, &err);
-        ck_assert_int_eq(err, CL_SUCCESS);
-    }
+    for (int i = 0; i <= OWN_QUEUES; i++)
+        queues[i] = aos_test_queue(ctx, 0);
     struct worker w[THREADS];
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) {
