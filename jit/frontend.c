@@ -93,7 +93,7 @@ int aos_frontend_compile(const char *source, size_t len, const char *options,
 		argv[a++] = "-fno-unroll-loops";
 	argv[a] = NULL;
 
-	rc = aos_worker_run(argv, lim, log);
+	rc = aos_worker_run_clang(argv, lim, log);
 	free(argv);
 	strip_prefix(*log, prefix);
 	if (rc)

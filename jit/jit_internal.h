@@ -7,6 +7,7 @@
 
 #include <llvm-c/Core.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* Clang triple of a target (SPIR-V is produced from spir64). */
 const char *aos_target_triple(enum aos_jit_target t);
@@ -48,6 +49,16 @@ int aos_cache_store(const char *dir, const char *key, const struct aos_jit_resul
 
 /* Paths configured at build time, overridable by environment for installs. */
 const char *aos_tool_clang(void);
+/* accelos-clang-zygote: $ACCELOS_JIT_ZYGOTE ("none": no zygote), else the build tree's, else the
+ * installed one; NULL when there is none. */
+const char *aos_tool_zygote(void);
+/* Asks the zygote (started at the first call) to fork a child running argv: its stdout and
+ * stderr to out_w, its wait status (int32) written to status_w when it ends. 0 and *pid, or
+ * negative errno (no zygote to serve: -ENOSYS). jit/zygote.c. */
+int aos_zygote_spawn(char *const argv[], const struct aos_worker_limits *lim, int out_w, int status_w,
+		     pid_t *pid);
+/* The zygote this process started, or -1 (for tests). */
+pid_t aos_zygote_pid(void);
 const char *aos_tool_llvm_spirv(void);
 const char *aos_rtlib_path(enum aos_jit_target t, char *buf, size_t len);
 /* libclc for targets that link it (NULL for others): $ACCELOS_LIBCLC_NVPTX (a bitcode file, or a

@@ -19,4 +19,9 @@ struct aos_worker_limits {
  * A failure line is appended to the log in every failing case. */
 int aos_worker_run(char *const argv[], const struct aos_worker_limits *lim, char **log);
 
+/* The same for a clang command (argv[0] the clang executable), run by accelos-clang-zygote
+ * (jit/clang_zygote.cpp) when one can serve: clang's libraries are then loaded once per process,
+ * not once per compile. Same limits, log and results. */
+int aos_worker_run_clang(char *const argv[], const struct aos_worker_limits *lim, char **log);
+
 #endif

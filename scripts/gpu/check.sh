@@ -24,7 +24,13 @@ B=${TMPDIR:-/tmp}/aos-gpu-bundle
 rm -rf "$B" && mkdir -p "$B" && tar -xJf "$bundle" -C "$B" || exit 2
 export PATH=$B/bin:$PATH LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ACCELOS_JIT_CLANG=$B/llvm/bin/clang ACCELOS_RTLIB_DIR=$B/rtlib
-# libclc's shards (docs/jit.md); $B/clc holds the whole library, for comparison.
+# The bundle's zygote, else none (the build tree's path does not exist here).
+if [[ -x $B/bin/accelos-clang-zygote ]]; then
+	export ACCELOS_JIT_ZYGOTE=$B/bin/accelos-clang-zygote
+else
+	export ACCELOS_JIT_ZYGOTE=none
+fi
+# libclc's shards (docs/jit.md).
 export ACCELOS_LIBCLC_NVPTX=$B/rtlib/clc-nvptx64 ACCELOS_JIT_CACHE=$B/cache
 summary=$out/summary.txt
 : >"$summary"

@@ -27,6 +27,10 @@ done
 rtlib=$(find "$root" -path '*/accelos/rtlib' -type d | head -1)
 [[ -n $rtlib && -f $rtlib/aos_rt-spir64.bc && -f $rtlib/aos_rt-nvptx64-nvidia-nvcl.bc ]] ||
   fail "runtime library bitcode missing under $root/share/accelos/rtlib"
+if [[ -x $build/jit/accelos-clang-zygote ]]; then
+  [[ -n $(find "$root" -path '*/libexec/accelos/accelos-clang-zygote' -type f -perm -u+x) ]] ||
+    fail "the build has accelos-clang-zygote and the install has not (libexec/accelos)"
+fi
 libclc=$(sed -n 's/^AOS_LIBCLC_NVPTX:FILEPATH=//p' "$build/CMakeCache.txt")
 if [[ -f $libclc ]]; then
   shards=$(sed -n 's/.*ClcShards = \([0-9]*\);.*/\1/p' "$(dirname "$0")/../../passes/clc_shards.h")
