@@ -41,23 +41,25 @@ int aos_sock_connect_or(const char *path, const char *fallback, const char **use
     return sock;
 }
 
-int aos_sock_send(int sock, const void *data, size_t len, int fd)
+int aos_sock_send_fds(int sock, const void *data, size_t len, const int *fds, size_t nfds)
 {
     struct iovec iov = {.iov_base = (void *)data, .iov_len = len};
     union {
         struct cmsghdr align;
-        char buf[CMSG_SPACE(sizeof(int))];
+        char buf[CMSG_SPACE(sizeof(int) * AOS_SOCK_MAX_FDS)];
     } control;
     struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
-    if (fd >= 0) {
+    if (nfds > AOS_SOCK_MAX_FDS)
+        return -EINVAL;
+    if (nfds) {
         memset(&control, 0, sizeof(control));
         msg.msg_control = control.buf;
-        msg.msg_controllen = sizeof(control.buf);
+        msg.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
         struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
         c->cmsg_level = SOL_SOCKET;
         c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+        c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+        memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
     }
     ssize_t n;
     do
@@ -66,6 +68,11 @@ int aos_sock_send(int sock, const void *data, size_t len, int fd)
     if (n < 0)
         return -errno;
     return (size_t)n == len ? 0 : -EIO;
+}
+
+int aos_sock_send(int sock, const void *data, size_t len, int fd)
+{
+    return aos_sock_send_fds(sock, data, len, &fd, fd >= 0 ? 1 : 0);
 }
 
 int aos_sock_recv(int sock, void *data, size_t len, int *fd, int timeout_ms)

@@ -6,6 +6,7 @@
  */
 #include "jit_internal.h"
 #include "zygote_protocol.h"
+#include "accelos/sock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -87,25 +88,10 @@ static int zygote_start(const char *path)
 static int ask(const void *req, size_t len, int out_w, int status_w)
 {
 	int fds[2] = { out_w, status_w };
-	union {
-		char buf[CMSG_SPACE(sizeof(fds))];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { (void *)req, len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
-			      .msg_controllen = sizeof(ctl.buf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(fds));
-	memcpy(CMSG_DATA(c), fds, sizeof(fds));
-	ssize_t n;
-	do
-		n = sendmsg(zygote_sock, &msg, MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)len)
+	if (aos_sock_send_fds(zygote_sock, req, len, fds, 2) != 0)
 		return -EPIPE;
 	int32_t pid;
+	ssize_t n;
 	do
 		n = recv(zygote_sock, &pid, sizeof(pid), 0);
 	while (n < 0 && errno == EINTR);

@@ -21,6 +21,9 @@ int aos_sock_connect_or(const char *path, const char *fallback, const char **use
 
 /* Sends len bytes and, when fd >= 0, the fd. Returns 0 or a negative errno. */
 int aos_sock_send(int sock, const void *data, size_t len, int fd);
+/* The same with up to AOS_SOCK_MAX_FDS descriptors passed along (none when nfds is 0). */
+#define AOS_SOCK_MAX_FDS 4
+int aos_sock_send_fds(int sock, const void *data, size_t len, const int *fds, size_t nfds);
 /* Receives exactly len bytes within timeout_ms, plus at most one fd (*fd = -1 if none; extra fds
  * are closed). Returns 0, -ETIMEDOUT, -ECONNRESET on EOF, or a negative errno. */
 int aos_sock_recv(int sock, void *data, size_t len, int *fd, int timeout_ms);

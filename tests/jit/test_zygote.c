@@ -2,6 +2,7 @@
 #include "accelos/jit.h"
 #include "jit_internal.h"
 #include "zygote_protocol.h"
+#include "accelos/sock.h"
 
 #include <check.h>
 #include <errno.h>
@@ -113,22 +114,7 @@ static pid_t start_zygote(int *sock)
 static int32_t send_request(int sock, const void *msg, size_t len, int fd_a, int fd_b)
 {
 	int fds[2] = { fd_a, fd_b };
-	union {
-		char buf[CMSG_SPACE(sizeof(fds))];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { (void *)msg, len };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
-	if (fd_a >= 0) {
-		m.msg_control = ctl.buf;
-		m.msg_controllen = sizeof(ctl.buf);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(fds));
-		memcpy(CMSG_DATA(c), fds, sizeof(fds));
-	}
-	ck_assert_int_eq(sendmsg(sock, &m, 0), (ssize_t)len);
+	ck_assert_int_eq(aos_sock_send_fds(sock, msg, len, fds, fd_a >= 0 ? 2 : 0), 0);
 	int32_t reply = 0;
 	ck_assert_int_eq(recv(sock, &reply, sizeof(reply), 0), (ssize_t)sizeof(reply));
 	return reply;
