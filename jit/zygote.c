@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -18,7 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define AOS_ZYGOTE_MAX_STARTS 3 /* a zygote that keeps dying is not started again */
+#define AOS_ZYGOTE_MAX_STARTS 3     /* a zygote that keeps dying is not started again */
+#define AOS_ZYGOTE_REPLY_MS 5000    /* a fork's worth of work: a zygote this late is hung */
 
 static pthread_mutex_t zygote_lock = PTHREAD_MUTEX_INITIALIZER;
 static int zygote_sock = -1;
@@ -43,12 +45,15 @@ pid_t aos_zygote_pid(void)
 	return pid;
 }
 
+/* Only for a zygote that failed (died, or hung: stopped, say), so it is killed, not asked. */
 static void zygote_stop(void)
 {
 	if (zygote_sock >= 0)
-		close(zygote_sock); /* the zygote ends at end of file */
-	if (zygote_pid > 0)
+		close(zygote_sock);
+	if (zygote_pid > 0) {
+		kill(zygote_pid, SIGKILL);
 		waitpid(zygote_pid, NULL, 0);
+	}
 	zygote_sock = -1;
 	zygote_pid = -1;
 }
@@ -92,6 +97,13 @@ static int ask(const void *req, size_t len, int out_w, int status_w)
 		return -EPIPE;
 	int32_t pid;
 	ssize_t n;
+	struct pollfd p = { .fd = zygote_sock, .events = POLLIN };
+	int pr;
+	do
+		pr = poll(&p, 1, AOS_ZYGOTE_REPLY_MS);
+	while (pr < 0 && errno == EINTR);
+	if (pr <= 0)
+		return -EPIPE; /* hung: every compile would wait behind it */
 	do
 		n = recv(zygote_sock, &pid, sizeof(pid), 0);
 	while (n < 0 && errno == EINTR);

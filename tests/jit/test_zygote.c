@@ -50,6 +50,21 @@ START_TEST(compiles_run_in_the_zygote_and_survive_its_death)
 }
 END_TEST
 
+/* A hung zygote (stopped here) is replaced after a bounded wait, not waited for. */
+START_TEST(hung_zygote_is_replaced)
+{
+	unsetenv("ACCELOS_JIT_ZYGOTE");
+	aos_jit_result_destroy(compile_spir());
+	pid_t first = aos_zygote_pid();
+	ck_assert_int_gt(first, 0);
+	ck_assert_int_eq(kill(first, SIGSTOP), 0);
+	aos_jit_result_destroy(compile_spir());
+	ck_assert_int_gt(aos_zygote_pid(), 0);
+	ck_assert_int_ne(aos_zygote_pid(), first);
+	ck_assert_int_eq(kill(first, 0), -1); /* killed and reaped */
+}
+END_TEST
+
 /* The zygote's module is the one clang-15 started per compile gives (bar the scratch file's
  * name, which differs between any two compiles). */
 START_TEST(zygote_module_equals_clang_started_per_compile)
@@ -188,6 +203,7 @@ int main(void)
 	TCase *tc = tcase_create("zygote");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, compiles_run_in_the_zygote_and_survive_its_death);
+	tcase_add_test(tc, hung_zygote_is_replaced);
 	tcase_add_test(tc, zygote_module_equals_clang_started_per_compile);
 	tcase_add_test(tc, missing_zygote_falls_back_to_clang);
 	tcase_add_test(tc, diagnostics_through_the_zygote);
