@@ -25,6 +25,7 @@
 static pthread_mutex_t zygote_lock = PTHREAD_MUTEX_INITIALIZER;
 static int zygote_sock = -1;
 static pid_t zygote_pid = -1;
+static pid_t zygote_owner = -1; /* the process that started it: a forked child starts its own */
 static unsigned zygote_starts;
 
 const char *aos_tool_zygote(void)
@@ -86,6 +87,7 @@ static int zygote_start(const char *path)
 	close(sv[1]);
 	zygote_sock = sv[0];
 	zygote_pid = pid;
+	zygote_owner = getpid();
 	return 0;
 }
 
@@ -138,6 +140,14 @@ int aos_zygote_spawn(char *const argv[], const struct aos_worker_limits *lim, in
 	}
 	int rc = -ENOSYS;
 	pthread_mutex_lock(&zygote_lock);
+	if (zygote_sock >= 0 && zygote_owner != getpid()) {
+		/* Inherited through fork: the parent's zygote answers the parent. Our copy of its
+		 * socket goes; the zygote is not ours to stop. */
+		close(zygote_sock);
+		zygote_sock = -1;
+		zygote_pid = -1;
+		zygote_starts = 0;
+	}
 	/* A zygote that died (or never started: its exec failed) answers nothing: start another,
 	 * a few times per process at most. */
 	for (int attempt = 0; attempt < 2; attempt++) {

@@ -65,6 +65,31 @@ START_TEST(hung_zygote_is_replaced)
 }
 END_TEST
 
+/* A child forked after the parent's first compile starts a zygote of its own, and the parent's
+ * keeps serving the parent. */
+START_TEST(forked_child_starts_its_own_zygote)
+{
+	unsetenv("ACCELOS_JIT_ZYGOTE");
+	aos_jit_result_destroy(compile_spir());
+	pid_t parents = aos_zygote_pid();
+	ck_assert_int_gt(parents, 0);
+	pid_t c = fork();
+	ck_assert_int_ge(c, 0);
+	if (c == 0) {
+		struct aos_jit_options o = { .target = AOS_JIT_TARGET_SPIR64, .no_cache = 1 };
+		struct aos_jit_result *r = NULL;
+		int ok = aos_jit_compile(src, strlen(src), &o, &r) == 0 && aos_zygote_pid() > 0 &&
+			 aos_zygote_pid() != parents;
+		_exit(ok ? 0 : 1);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(c, &st, 0), c);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	aos_jit_result_destroy(compile_spir());
+	ck_assert_int_eq(aos_zygote_pid(), parents);
+}
+END_TEST
+
 /* The zygote's module is the one clang-15 started per compile gives (bar the scratch file's
  * name, which differs between any two compiles). */
 START_TEST(zygote_module_equals_clang_started_per_compile)
@@ -204,6 +229,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, compiles_run_in_the_zygote_and_survive_its_death);
 	tcase_add_test(tc, hung_zygote_is_replaced);
+	tcase_add_test(tc, forked_child_starts_its_own_zygote);
 	tcase_add_test(tc, zygote_module_equals_clang_started_per_compile);
 	tcase_add_test(tc, missing_zygote_falls_back_to_clang);
 	tcase_add_test(tc, diagnostics_through_the_zygote);
