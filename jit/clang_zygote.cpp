@@ -9,6 +9,7 @@
 // NUL-terminated arguments, with two descriptors: the pipe the child writes stdout and stderr to,
 // and the pipe the zygote writes the child's wait status to (4 bytes) once it has ended. The reply
 // is the child's pid (int32, or -errno). The zygote ends when fd 3 reaches end of file.
+#include "child_setup.h"
 #include "zygote_protocol.h"
 
 #include <clang/Basic/Diagnostic.h>
@@ -94,19 +95,7 @@ int runDriver(std::vector<const char *> &Args)
 
 [[noreturn]] void child(const aos_zygote_request &Req, std::vector<const char *> &Args, int Out)
 {
-	struct rlimit Cpu = { Req.cpu_seconds, Req.cpu_seconds + 1 };
-	struct rlimit As = { (rlim_t)Req.address_space, (rlim_t)Req.address_space };
-	struct rlimit Core = { 0, 0 };
-	dup2(Out, STDOUT_FILENO);
-	dup2(Out, STDERR_FILENO);
-	int Null = open("/dev/null", O_RDONLY);
-	if (Null >= 0)
-		dup2(Null, STDIN_FILENO);
-	if (Req.cpu_seconds)
-		setrlimit(RLIMIT_CPU, &Cpu);
-	if (Req.address_space)
-		setrlimit(RLIMIT_AS, &As);
-	setrlimit(RLIMIT_CORE, &Core);
+	aos_child_setup(Out, Req.cpu_seconds, Req.address_space);
 	signal(SIGCHLD, SIG_DFL);
 	int Rc = runDriver(Args);
 	fflush(stdout);

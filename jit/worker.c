@@ -4,6 +4,7 @@
  * between fork and exec, so this is safe in a threaded daemon.
  */
 #include "worker.h"
+#include "child_setup.h"
 #include "jit_internal.h"
 
 #include <errno.h>
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +44,12 @@ static void log_append(struct logbuf *lb, const char *s, size_t n)
 	lb->data[lb->len] = '\0';
 }
 
+/* The wall limit in ms, 60 s when the caller set none. */
+static unsigned wall_limit_ms(const struct aos_worker_limits *lim)
+{
+	return lim->wall_ms ? lim->wall_ms : 60000u;
+}
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -53,19 +59,7 @@ static long now_ms(void)
 
 static void child_exec(char *const argv[], const struct aos_worker_limits *lim, int out_fd)
 {
-	struct rlimit cpu = { lim->cpu_seconds, lim->cpu_seconds + 1 };
-	struct rlimit as = { lim->address_space, lim->address_space };
-	struct rlimit core = { 0, 0 };
-	dup2(out_fd, STDOUT_FILENO);
-	dup2(out_fd, STDERR_FILENO);
-	int devnull = open("/dev/null", O_RDONLY);
-	if (devnull >= 0)
-		dup2(devnull, STDIN_FILENO);
-	if (lim->cpu_seconds)
-		setrlimit(RLIMIT_CPU, &cpu);
-	if (lim->address_space)
-		setrlimit(RLIMIT_AS, &as);
-	setrlimit(RLIMIT_CORE, &core);
+	aos_child_setup(out_fd, lim->cpu_seconds, lim->address_space);
 	execv(argv[0], argv);
 	_exit(127);
 }
@@ -103,8 +97,7 @@ static int conclude(char *const argv[], const struct aos_worker_limits *lim, int
 	char msg[256];
 	msg[0] = '\0';
 	if (timed_out) {
-		snprintf(msg, sizeof(msg), "error: compiler worker timed out after %u ms\n",
-			 lim->wall_ms ? lim->wall_ms : 60000);
+		snprintf(msg, sizeof(msg), "error: compiler worker timed out after %u ms\n", wall_limit_ms(lim));
 		rc = -ETIMEDOUT;
 	} else if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
@@ -144,7 +137,7 @@ int aos_worker_run(char *const argv[], const struct aos_worker_limits *lim, char
 		child_exec(argv, lim, fds[1]);
 	close(fds[1]);
 
-	long deadline = now_ms() + (lim->wall_ms ? lim->wall_ms : 60000);
+	long deadline = now_ms() + wall_limit_ms(lim);
 	int timed_out = read_output(fds[0], pid, deadline, &lb);
 	close(fds[0]);
 
@@ -218,7 +211,7 @@ int aos_worker_run_clang(char *const argv[], const struct aos_worker_limits *lim
 		return aos_worker_run(argv, lim, log); /* no zygote: clang started the usual way */
 	}
 	struct logbuf lb = { 0 };
-	long deadline = start + (lim->wall_ms ? lim->wall_ms : 60000);
+	long deadline = start + wall_limit_ms(lim);
 	int timed_out = read_output(out[0], pid, deadline, &lb), status = 0;
 	close(out[0]);
 	if (read_status(st[0], pid, deadline, &timed_out, &status) < 0 && !timed_out)

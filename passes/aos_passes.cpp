@@ -111,10 +111,44 @@ extern "C" int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, 
 	return 0;
 }
 
-// After a library is linked: its tables moved (flags), every non-kernel function internal, the
-// unused ones dropped.
-static void finishLibraryLink(Module &M, const SmallPtrSetImpl<GlobalVariable *> &Before, unsigned flags)
+// Links the shards of `Dir` (passes/clc_shards.h) that define a function M calls. A shard carries
+// everything its functions call, so one round links all; the loop only stops on names no shard
+// defines (printf, say), whose shard is linked already.
+static int linkShards(Module &M, const char *Dir, char **err_msg)
 {
+	bool Linked[aos::ClcShards] = {};
+	for (;;) {
+		SmallVector<unsigned, 16> Need;
+		for (Function &F : M)
+			if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty()) {
+				unsigned S = aos::clcShardOf(F.getName());
+				if (!Linked[S] && !is_contained(Need, S))
+					Need.push_back(S);
+			}
+		if (Need.empty())
+			return 0;
+		for (unsigned S : Need) {
+			Linked[S] = true;
+			int rc = linkRtlib(M, aos::clcShardPath(Dir, S).c_str(), err_msg);
+			if (rc)
+				return rc;
+		}
+	}
+}
+
+// Links a library (whole, or from its shards), moves its tables (flags), makes every non-kernel
+// function internal and drops the unused ones.
+static int linkLibrary(LLVMModuleRef module, const char *path, bool sharded, unsigned flags, char **err_msg)
+{
+	if (err_msg)
+		*err_msg = nullptr;
+	Module &M = *unwrap(module);
+	SmallPtrSet<GlobalVariable *, 16> Before;
+	for (GlobalVariable &G : M.globals())
+		Before.insert(&G);
+	int rc = sharded ? linkShards(M, path, err_msg) : linkRtlib(M, path, err_msg);
+	if (rc)
+		return rc;
 	if (flags & AOS_LINK_NVPTX_TABLES_TO_GLOBAL)
 		aos::moveLibraryTables(M, Before, NVPTX_CONSTANT_SPACE, NVPTX_GLOBAL_SPACE);
 	for (Function &F : M)
@@ -127,54 +161,18 @@ static void finishLibraryLink(Module &M, const SmallPtrSetImpl<GlobalVariable *>
 	ModulePassManager MPM;
 	MPM.addPass(GlobalDCEPass());
 	MPM.run(M, MAM);
+	return 0;
 }
 
 extern "C" int aos_passes_link_library(LLVMModuleRef module, const char *path, unsigned flags, char **err_msg)
 {
-	if (err_msg)
-		*err_msg = nullptr;
-	Module &M = *unwrap(module);
-	SmallPtrSet<GlobalVariable *, 16> Before;
-	for (GlobalVariable &G : M.globals())
-		Before.insert(&G);
-	int rc = linkRtlib(M, path, err_msg);
-	if (rc)
-		return rc;
-	finishLibraryLink(M, Before, flags);
-	return 0;
+	return linkLibrary(module, path, false, flags, err_msg);
 }
 
 extern "C" int aos_passes_link_library_shards(LLVMModuleRef module, const char *dir, unsigned flags,
 					      char **err_msg)
 {
-	if (err_msg)
-		*err_msg = nullptr;
-	Module &M = *unwrap(module);
-	SmallPtrSet<GlobalVariable *, 16> Before;
-	for (GlobalVariable &G : M.globals())
-		Before.insert(&G);
-	// A shard carries everything its functions call, so one round links all; the loop only
-	// stops on names no shard defines (printf, say), whose shard is linked already.
-	bool Linked[aos::ClcShards] = {};
-	for (;;) {
-		SmallVector<unsigned, 16> Need;
-		for (Function &F : M)
-			if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty()) {
-				unsigned S = aos::clcShardOf(F.getName());
-				if (!Linked[S] && !is_contained(Need, S))
-					Need.push_back(S);
-			}
-		if (Need.empty())
-			break;
-		for (unsigned S : Need) {
-			Linked[S] = true;
-			int rc = linkRtlib(M, aos::clcShardPath(dir, S).c_str(), err_msg);
-			if (rc)
-				return rc;
-		}
-	}
-	finishLibraryLink(M, Before, flags);
-	return 0;
+	return linkLibrary(module, dir, true, flags, err_msg);
 }
 
 extern "C" int aos_passes_strip_freeze(LLVMModuleRef module)
