@@ -120,14 +120,21 @@ bool receive(int Sock, aos_zygote_request &Req, std::vector<char> &Strings, int 
 	while (N < 0 && errno == EINTR);
 	if (N <= 0)
 		return false;
-	for (cmsghdr *C = CMSG_FIRSTHDR(&Msg); C; C = CMSG_NXTHDR(&Msg, C))
-		if (C->cmsg_level == SOL_SOCKET && C->cmsg_type == SCM_RIGHTS &&
-		    C->cmsg_len == CMSG_LEN(2 * sizeof(int))) {
-			int Fds[2];
-			memcpy(Fds, CMSG_DATA(C), sizeof(Fds));
-			Out = Fds[0];
-			Status = Fds[1];
+	for (cmsghdr *C = CMSG_FIRSTHDR(&Msg); C; C = CMSG_NXTHDR(&Msg, C)) {
+		if (C->cmsg_level != SOL_SOCKET || C->cmsg_type != SCM_RIGHTS)
+			continue;
+		size_t Count = (C->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t I = 0; I < Count; I++) {
+			int Fd;
+			memcpy(&Fd, CMSG_DATA(C) + I * sizeof(int), sizeof(Fd));
+			if (Count == 2 && I == 0 && Out < 0)
+				Out = Fd;
+			else if (Count == 2 && I == 1 && Status < 0)
+				Status = Fd;
+			else
+				close(Fd); // any other number of descriptors: a malformed request's, not kept
 		}
+	}
 	if ((size_t)N < sizeof(Req))
 		return true; // malformed: no header; the caller refuses it
 	memcpy(&Req, Buf.data(), sizeof(Req));

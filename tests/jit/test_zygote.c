@@ -176,6 +176,18 @@ START_TEST(zygote_refuses_bad_requests_and_serves_on)
 	size_t good_len = sizeof(req) + sizeof(args);
 
 	ck_assert_int_eq(send_request(sock, msg, good_len, -1, -1), -EINVAL);      /* no pipes */
+	/* One descriptor only: refused, and the zygote keeps no copy of it (the pipe then reads
+	 * end of file once ours is closed). */
+	int lone[2];
+	ck_assert_int_eq(pipe(lone), 0);
+	ck_assert_int_eq(aos_sock_send_fds(sock, msg, good_len, &lone[1], 1), 0);
+	int32_t refused = 0;
+	ck_assert_int_eq(recv(sock, &refused, sizeof(refused), 0), (ssize_t)sizeof(refused));
+	ck_assert_int_eq(refused, -EINVAL);
+	close(lone[1]);
+	char byte;
+	ck_assert_int_eq(read(lone[0], &byte, 1), 0);
+	close(lone[0]);
 	ck_assert_int_eq(send_request(sock, "ab", 2, out[1], st[1]), -EINVAL);     /* no header */
 	req.argc = 3;                                                              /* one string short */
 	memcpy(msg, &req, sizeof(req));
