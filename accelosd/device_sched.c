@@ -42,6 +42,7 @@
 #include "daemon_config.h"
 #include "ops.h"
 #include "session.h"
+#include "mono_cond.h"
 #include "solo.h"
 #include "trace.h"
 
@@ -126,28 +127,12 @@ static pthread_mutex_t admit_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t admit_cond;
 static bool admit_cond_ready;
 
-static void deadline_in(struct timespec *ts, uint64_t ns)
-{
-    uint64_t t = aos_now_ns() + ns;
-    ts->tv_sec = (time_t)(t / 1000000000ull);
-    ts->tv_nsec = (long)(t % 1000000000ull);
-}
-
-static void cond_init_monotonic(pthread_cond_t *c)
-{
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(c, &attr);
-    pthread_condattr_destroy(&attr);
-}
-
 /* ---- Admission (per-client in-flight limit) ------------------------------------------------ */
 
 static void admit_init_locked(void)
 {
     if (!admit_cond_ready) {
-        cond_init_monotonic(&admit_cond);
+        aos_cond_init_monotonic(&admit_cond);
         admit_cond_ready = true;
     }
 }
@@ -167,7 +152,7 @@ void aos_device_sched_admit(struct aos_session *s)
         else if (now - idle_since >= ADMIT_GRACE_NS)
             break; /* everything in flight waits on something else: blocking could deadlock */
         struct timespec ts;
-        deadline_in(&ts, ADMIT_POLL_NS);
+        aos_deadline_in(&ts, ADMIT_POLL_NS);
         pthread_cond_timedwait(&admit_cond, &admit_lock, &ts);
     }
     s->launches_inflight++;
@@ -1217,7 +1202,7 @@ static void *sched_main(void *arg)
                 wait = wake <= now ? 0 : wake - now < wait ? wake - now : wait;
             if (!wait)
                 break;
-            deadline_in(&ts, wait);
+            aos_deadline_in(&ts, wait);
             if (pthread_cond_timedwait(&d->cond, &d->lock, &ts) == ETIMEDOUT)
                 break;
         }
@@ -1243,7 +1228,7 @@ static struct device_sched *sched_for(uint32_t device)
         pthread_mutex_init(&d->lock, NULL);
         pthread_mutex_init(&d->step_lock, NULL);
         pthread_mutex_init(&d->estimates_lock, NULL);
-        cond_init_monotonic(&d->cond);
+        aos_cond_init_monotonic(&d->cond);
         d->vt = aos_sched_vt_new();
         d->have_model = aos_device_model(d->dev, &d->model);
         if (d->vt && pthread_create(&d->thread, NULL, sched_main, d) == 0)
@@ -1298,6 +1283,27 @@ uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t est
     uint64_t width = d->model.compute_units < virtual_groups ? d->model.compute_units : virtual_groups;
     double ns = one * (double)virtual_groups / (double)width;
     return ns > 0 && ns < 1e18 ? (uint64_t)ns + 1 : 0;
+}
+
+uint64_t aos_device_sched_runaway_allowance_ns(const struct aos_device *dev, uint64_t virtual_groups,
+                                               uint64_t expected_ns, bool cold)
+{
+    uint64_t limit_ns = (uint64_t)aos_daemon_config_get()->vgroup_timeout_ms * 1000000ull;
+    struct device_sched *d = sched_started(dev->index);
+    if (!limit_ns || !virtual_groups)
+        return 0;
+    uint64_t width = d && d->have_model && d->model.compute_units ? d->model.compute_units : 1;
+    if (width > virtual_groups)
+        width = virtual_groups;
+    /* As wave_allowance_ns: a limit per virtual group each compute unit runs, plus one, or twice
+     * the expected time plus one limit, whichever is less. */
+    uint64_t per_unit = (virtual_groups + width - 1) / width + 1;
+    uint64_t allowance = per_unit > UINT64_MAX / limit_ns ? UINT64_MAX : limit_ns * per_unit;
+    if (expected_ns && expected_ns < (UINT64_MAX - limit_ns) / 2 && 2 * expected_ns + limit_ns < allowance)
+        allowance = 2 * expected_ns + limit_ns;
+    if (cold)
+        allowance += COMPILE_ALLOWANCE_NS;
+    return allowance;
 }
 
 void aos_device_sched_nudge(uint32_t device)

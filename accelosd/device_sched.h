@@ -43,6 +43,12 @@ void aos_device_sched_unadmit(struct aos_session *s);
 /* How long a launch of virtual_groups groups of the code behind estimate_key should take on dev,
  * from the time per virtual group the scheduler measured there; 0 when nothing was measured. */
 uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups);
+/* How long a launch of virtual_groups groups, expected to take expected_ns, may run on dev before
+ * some virtual group counts as past vgroup_timeout_ms: the rule the watchdog applies to a wave,
+ * for one that covers the whole range (solo.h). cold: the device may also compile the kernel in
+ * it. 0 when there is no limit. */
+uint64_t aos_device_sched_runaway_allowance_ns(const struct aos_device *dev, uint64_t virtual_groups,
+                                               uint64_t expected_ns, bool cold);
 
 /* Something outside the scheduler that it waits for has changed (solo launches ended): it plans
  * again, on this thread when nobody is stepping. Any thread. */

@@ -38,6 +38,7 @@ struct aos_elastic_kernel {
     cl_mem solo_record;       /* the direct kernel's record argument for solo launches, set on
                                * `direct` for the geometry in solo_geometry; NULL = none yet */
     struct aos_vndrange solo_geometry;
+    bool solo_ran;            /* a solo launch of it ran: the device has compiled its code for one */
     uint64_t code_key;        /* the rewritten module's bytes and the kernel's name: the same code
                                * in any program of any client gets the same key */
 };

@@ -217,25 +217,51 @@ bool aos_launch_target(cl_command_queue queue, const struct aos_elastic_kernel *
 
 bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek, cl_kernel native,
                      const struct aos_launch_shape *shape, const struct aos_launch_target *t, cl_uint num_wait,
-                     const cl_event *wait, cl_event *ev)
+                     const cl_event *wait, struct aos_solo_launch *out)
 {
+    *out = (struct aos_solo_launch){0};
     if (!aos_daemon_config_get()->solo_native_us)
         return false;
     uint64_t expected = aos_device_sched_expected_ns(t->dev, t->estimate_key, t->rec.total_groups);
     struct aos_solo_claim *claim = expected ? aos_solo_claim(s, t->dev->index, t->estimate_key, expected) : NULL;
     if (!claim)
         return false;
+    /* The application waits on a user event that the kernel's end completes, so that the
+     * watchdog can fail it as it fails a logical launch's. */
+    cl_int err;
+    cl_event user = NATIVE(t->ctx, clCreateUserEvent)(t->ctx, &err);
+    if (!user) {
+        aos_solo_started(claim, NULL, NULL, 0, false);
+        return false;
+    }
     /* Where the direct shape runs, its kernel: the device compiled it for the launch that measured
      * the code, and it runs at native speed (one box: the whole range). Elsewhere the native one. */
-    cl_int err;
+    cl_event ev = NULL;
     if (ek->direct && device_runs_direct(t->dev) && solo_record_for(ek, t->ctx, &t->rec))
         err = NATIVE(queue, clEnqueueNDRangeKernel)(queue, ek->direct, shape->work_dim, shape->offset, shape->global,
-                                                    t->local, num_wait, wait, ev);
+                                                    t->local, num_wait, wait, &ev);
     else
         err = NATIVE(queue, clEnqueueNDRangeKernel)(queue, native, shape->work_dim, shape->offset, shape->global,
-                                                    shape->local, num_wait, wait, ev);
-    aos_solo_started(claim, err == CL_SUCCESS ? *ev : NULL);
-    return err == CL_SUCCESS;
+                                                    shape->local, num_wait, wait, &ev);
+    /* The first may also time the device's compile of the kernel for a whole range (on PoCL, a
+     * specialization the waves did not need), as a first wave does. */
+    bool cold = !ek->solo_ran;
+    uint64_t allowance = aos_device_sched_runaway_allowance_ns(t->dev, t->rec.total_groups, expected, cold);
+    if (err != CL_SUCCESS) {
+        aos_solo_started(claim, NULL, user, 0, false);
+        return false;
+    }
+    ek->solo_ran = true;
+    NATIVE(queue, clFlush)(queue); /* waits go to the user event, whose waiter cannot flush this queue */
+    NATIVE(user, clRetainEvent)(user); /* for the application: the fate's may go as soon as ev ends */
+    struct aos_solo_fate *fate = aos_solo_started(claim, ev, user, allowance, cold);
+    if (!fate) { /* no memory to watch it: the kernel's own event, as natively */
+        NATIVE(user, clReleaseEvent)(user); /* completed */
+        *out = (struct aos_solo_launch){.status = ev, .command = ev};
+        return true;
+    }
+    *out = (struct aos_solo_launch){.status = user, .command = ev, .fate = fate};
+    return true;
 }
 
 bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,

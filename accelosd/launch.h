@@ -39,16 +39,26 @@ struct aos_launch_target {
 bool aos_launch_target(cl_command_queue queue, const struct aos_elastic_kernel *ek,
                        const struct aos_launch_shape *shape, struct aos_launch_target *t);
 
+/* A solo launch as enqueued: the application's event waits on status, reports profiling from
+ * command, and its status from command unless fate says the launch was aborted. */
+struct aos_solo_fate;
+struct aos_solo_launch {
+    cl_event status;  /* a user event: completes with command, or fails when aborted */
+    cl_event command; /* the kernel command on the application's queue */
+    struct aos_solo_fate *fate; /* NULL when the launch could not be watched */
+};
+
 /*
  * Runs the launch solo (solo.h) when its client has the device to itself and the scheduler
  * measured it short: on the application's queue, as the direct kernel over the whole range where
- * the direct shape runs, else as the native kernel. True with *ev set (one reference) when it was
- * enqueued so; false, with nothing enqueued, when it must go the other ways. Service thread of s.
+ * the direct shape runs, else as the native kernel. True with *out set (one reference each) when
+ * it was enqueued so; false, with nothing enqueued, when it must go the other ways. Service
+ * thread of s.
  */
 struct aos_session;
 bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek, cl_kernel native,
                      const struct aos_launch_shape *shape, const struct aos_launch_target *t, cl_uint num_wait,
-                     const cl_event *wait, cl_event *ev);
+                     const cl_event *wait, struct aos_solo_launch *out);
 
 /*
  * Makes the launch a logical launch. *ev becomes the application's event (a marker on its queue

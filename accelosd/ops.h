@@ -103,6 +103,16 @@ int aos_enqueue_fixed_command(struct aos_session *s, uint32_t slot, const void *
 struct aos_logical;
 void aos_enqueue_done_logical(struct aos_session *s, struct aos_enqueue *e, cl_event ev, struct aos_logical *l);
 
+/* As aos_enqueue_done for a solo launch (launch.h): the application's event waits on its status
+ * event and reports the command's profiling, and the command's status unless the fate says it
+ * was aborted. Takes over the launch's references. */
+struct aos_solo_launch;
+void aos_enqueue_done_solo(struct aos_session *s, struct aos_enqueue *e, struct aos_solo_launch *launch);
+/* The execution status a client event id reports when it is not its status event's own: a logical
+ * launch that failed, or a solo launch (its kernel command's, or the error it was aborted with).
+ * False when the status event answers. */
+bool aos_event_status_override(struct aos_session *s, uint64_t id, cl_int *status);
+
 /* Registers a client event id for a real event (status) with a separate profiling event
  * (may equal status_event). Takes ownership of both references. Returns 0 or -EEXIST/-EINVAL
  * (protocol errors). */

@@ -240,15 +240,14 @@ static cl_int query(struct aos_session *s, const struct aos_req_get_info *r, con
     case AOS_INFO_EVENT: {
         if (!(obj = aos_handles_object(t, r->id, AOS_OBJ_EVENT)))
             return CL_INVALID_EVENT;
-        struct aos_logical *logical = aos_event_logical(s, r->id);
-        cl_int failed = logical ? aos_logical_failed(logical) : 0;
-        if (failed < 0 && r->param == CL_EVENT_COMMAND_EXECUTION_STATUS) {
-            if (value && size < sizeof(failed))
+        cl_int status;
+        if (r->param == CL_EVENT_COMMAND_EXECUTION_STATUS && aos_event_status_override(s, r->id, &status)) {
+            if (value && size < sizeof(status))
                 return CL_INVALID_VALUE;
             if (value)
-                memcpy(value, &failed, sizeof(failed));
+                memcpy(value, &status, sizeof(status));
             if (size_ret)
-                *size_ret = sizeof(failed);
+                *size_ret = sizeof(status);
             return CL_SUCCESS;
         }
         return NATIVE(obj, clGetEventInfo)(obj, r->param, size, value, size_ret);

@@ -27,8 +27,11 @@
 #include "accelos/log.h"
 #include "accelos/wire_event.h"
 #include "callback_token.h"
+#include "launch.h"
 #include "logical.h"
+#include "mono_cond.h"
 #include "ops.h"
+#include "solo.h"
 
 /* How often the watcher polls the status of pending events it watches. */
 #define WATCH_POLL_NS 5000000
@@ -37,6 +40,7 @@ struct event_extra {
     struct aos_session *s;
     cl_event profiling;      /* retained separately when it differs from the status event */
     struct aos_logical *logical; /* an elastic launch: profiling is the logical launch's */
+    struct aos_solo_fate *solo;  /* a solo launch: status from profiling, unless it was aborted */
     bool user;               /* a user event of the client's (clCreateUserEvent) */
     bool host_step;          /* status event is a user event completed by the client */
     bool host_step_done;
@@ -219,12 +223,7 @@ static void *watcher_main(void *arg)
             watch_unref(w);
         }
         struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        ts.tv_nsec += WATCH_POLL_NS;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
+        aos_deadline_in(&ts, WATCH_POLL_NS);
         pthread_mutex_lock(&watcher.lock);
         if (watcher.head)
             pthread_cond_timedwait(&watcher.cond, &watcher.lock, &ts);
@@ -237,17 +236,8 @@ static bool watcher_start_locked(void)
 {
     if (watcher.started)
         return true;
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&watcher.cond, &attr);
-    pthread_condattr_destroy(&attr);
-    pthread_t t;
-    pthread_attr_t tattr;
-    pthread_attr_init(&tattr);
-    pthread_attr_setdetachstate(&tattr, PTHREAD_CREATE_DETACHED);
-    watcher.started = pthread_create(&t, &tattr, watcher_main, NULL) == 0;
-    pthread_attr_destroy(&tattr);
+    aos_cond_init_monotonic(&watcher.cond);
+    watcher.started = aos_thread_start_detached(watcher_main, NULL);
     return watcher.started;
 }
 
@@ -305,6 +295,8 @@ static void event_dtor(struct aos_handle *h)
         aos_event_drop(x->s, x->profiling);
     if (x && x->logical)
         aos_logical_unref(x->logical);
+    if (x && x->solo)
+        aos_solo_fate_unref(x->solo);
     if (x)
         aos_event_drop(x->s, ev);
     else
@@ -312,9 +304,10 @@ static void event_dtor(struct aos_handle *h)
     free(x);
 }
 
-/* Takes over the references to status_event, profiling_event (NULL: the status event's) and l. */
+/* Takes over the references to status_event, profiling_event (NULL: the status event's), l and
+ * solo. */
 static int event_register(struct aos_session *s, uint64_t id, cl_event status_event, cl_event profiling_event,
-                          struct aos_logical *l)
+                          struct aos_logical *l, struct aos_solo_fate *solo)
 {
     struct event_extra *x = calloc(1, sizeof(*x));
     if (!x) {
@@ -323,11 +316,13 @@ static int event_register(struct aos_session *s, uint64_t id, cl_event status_ev
             aos_event_drop(s, profiling_event);
         if (l)
             aos_logical_unref(l);
+        aos_solo_fate_unref(solo);
         return -ENOMEM;
     }
     x->s = s;
     x->profiling = profiling_event;
     x->logical = l;
+    x->solo = solo;
     int rc = aos_handles_add(&s->handles, id, AOS_OBJ_EVENT, status_event, x);
     if (rc < 0) {
         struct aos_handle tmp = {.object = status_event, .extra = x};
@@ -338,7 +333,27 @@ static int event_register(struct aos_session *s, uint64_t id, cl_event status_ev
 
 int aos_event_register(struct aos_session *s, uint64_t id, cl_event status_event, cl_event profiling_event)
 {
-    return event_register(s, id, status_event, profiling_event, NULL);
+    return event_register(s, id, status_event, profiling_event, NULL, NULL);
+}
+
+bool aos_event_status_override(struct aos_session *s, uint64_t id, cl_int *status)
+{
+    struct aos_handle *h = aos_handles_find(&s->handles, id, AOS_OBJ_EVENT);
+    struct event_extra *x = h ? h->extra : NULL;
+    if (!x)
+        return false;
+    cl_int failed = x->logical ? aos_logical_failed(x->logical) : x->solo ? aos_solo_fate_failed(x->solo) : 0;
+    if (failed < 0) {
+        *status = failed;
+        return true;
+    }
+    /* A solo launch's user event is set by the command's end a moment later: after a clFinish
+     * the command's own status is the true one. */
+    if (x->solo && x->profiling) {
+        *status = event_status(x->profiling);
+        return true;
+    }
+    return false;
 }
 
 struct aos_logical *aos_event_logical(struct aos_session *s, uint64_t id)
@@ -546,12 +561,27 @@ void aos_enqueue_done_logical(struct aos_session *s, struct aos_enqueue *e, cl_e
     free(e->wait);
     e->wait = NULL;
     if (e->event_id) {
-        if (event_register(s, e->event_id, ev, NULL, l) < 0)
+        if (event_register(s, e->event_id, ev, NULL, l, NULL) < 0)
             aos_session_kill(s, "reused an event id");
     } else {
         aos_event_drop(s, ev);
         aos_logical_unref(l);
     }
+}
+
+void aos_enqueue_done_solo(struct aos_session *s, struct aos_enqueue *e, struct aos_solo_launch *launch)
+{
+    free(e->wait);
+    e->wait = NULL;
+    if (e->event_id) {
+        if (event_register(s, e->event_id, launch->status, launch->command, NULL, launch->fate) < 0)
+            aos_session_kill(s, "reused an event id");
+        return;
+    }
+    if (launch->command != launch->status)
+        aos_event_drop(s, launch->command);
+    aos_event_drop(s, launch->status);
+    aos_solo_fate_unref(launch->fate);
 }
 
 struct host_step_watch {

@@ -468,10 +468,11 @@ static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *
         struct aos_logical *logical = NULL;
         struct aos_launch_target target;
         bool rewritten = st->twin && aos_launch_target(e.queue, st->twin, &shape, &target);
-        if (rewritten && aos_launch_solo(s, e.queue, st->twin, k, &shape, &target, e.num_wait, e.wait, &ev)) {
+        struct aos_solo_launch solo;
+        if (rewritten && aos_launch_solo(s, e.queue, st->twin, k, &shape, &target, e.num_wait, e.wait, &solo)) {
             atomic_fetch_add(&s->solo_launches, 1);
-            aos_trace_native_launch(s, k, ev, r->work_dim, gws, shape.local);
-            aos_enqueue_done(s, &e, CL_SUCCESS, ev);
+            aos_trace_native_launch(s, k, solo.command, r->work_dim, gws, shape.local);
+            aos_enqueue_done_solo(s, &e, &solo);
             return 0;
         }
         if (rewritten && launch_elastic(s, &e, st, &target, &ev, &logical)) {

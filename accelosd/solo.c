@@ -9,7 +9,9 @@
  */
 #include "solo.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -19,6 +21,7 @@
 #include "accelos/wire_core.h"
 #include "daemon_config.h"
 #include "device_sched.h"
+#include "mono_cond.h"
 #include "ops.h"
 #include "session.h"
 
@@ -43,14 +46,40 @@ struct solo_device {
     uint64_t shield_until_ns; /* other clients' waves wait for them until then (aos_solo_owner) */
 };
 
+struct aos_solo_fate {
+    _Atomic int refs;
+    _Atomic cl_int failed; /* set before user fails, so a client woken by it reads the error */
+    _Atomic bool settled;  /* user's status is set: once, by the launch's end or the watchdog */
+    cl_event user;         /* one reference until settled */
+};
+
 struct aos_solo_claim {
-    struct aos_session *s; /* one reference: it counts the launch in flight (in-flight limit) */
-    cl_event ev;           /* the launch; alive while solo_ended runs (aos_event_when_done) */
+    _Atomic int refs;      /* the launch until it ends; the watch list while on it */
+    struct aos_session *s; /* one reference; the launch counts in flight until it ends (in-flight limit) */
+    cl_event ev;           /* the launch; one reference of the claim's own while it is watched */
+    struct aos_solo_fate *fate;
     uint32_t device;
     uint64_t client, code_key, expected_ns;
     uint64_t claimed_ns;
+    uint64_t allowance_ns; /* the runaway rule's limit on its run time; 0 = none */
+    uint64_t running_ns;   /* when the watchdog first saw it run (watchdog thread only) */
+    bool ended;            /* solo_end ran (solo_lock) */
+    bool cold;             /* may also time the device's compile: no overrun counts */
     bool behind_own; /* the client's own logical launches were in flight: it may wait behind them */
+    struct aos_solo_claim *watch_next, *scan_next;
 };
+
+/* Solo launches with a limit, checked as often as the scheduler checks its waves. */
+#define WATCH_POLL_NS 20000000ull
+#define RUNAWAY_STATUS CL_OUT_OF_RESOURCES
+
+static struct {
+    pthread_cond_t cond;
+    bool started;
+    struct aos_solo_claim *head;
+    cl_event *parked; /* failed user events: PoCL must never see their last release (ops_event.c) */
+    size_t n_parked, cap_parked;
+} watch;
 
 /* Code whose solo launch overran its estimate (its run time depends on its arguments or data):
  * it never runs solo again, so the watchdog covers it (a ring: the oldest is forgotten). */
@@ -120,6 +149,7 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
     uint64_t now = aos_now_ns();
     *c = (struct aos_solo_claim){.s = s, .device = device, .client = client, .code_key = code_key,
                                  .expected_ns = expected_ns, .claimed_ns = now};
+    atomic_init(&c->refs, 1);
     pthread_mutex_lock(&solo_lock);
     present_note_locked(s, device);
     struct live_count *own = live_slot_locked(d, client, false);
@@ -155,33 +185,112 @@ static uint64_t solo_ran_ns(const struct aos_solo_claim *c, cl_event ev)
     return c->behind_own || !ev ? 0 : aos_now_ns() - c->claimed_ns;
 }
 
+/* Keeps a failed event's reference for good. Caller holds solo_lock. */
+static void park_locked(cl_event ev)
+{
+    if (watch.n_parked == watch.cap_parked) {
+        size_t cap = watch.cap_parked ? watch.cap_parked * 2 : 16;
+        cl_event *grown = realloc(watch.parked, cap * sizeof(*grown));
+        if (!grown)
+            return; /* leaking one reference is safe, releasing it is not */
+        watch.parked = grown;
+        watch.cap_parked = cap;
+    }
+    watch.parked[watch.n_parked++] = ev;
+}
+
+static void release_or_park(cl_event ev)
+{
+    cl_int st = CL_INVALID_EVENT;
+    NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
+    if (st == CL_COMPLETE) {
+        NATIVE(ev, clReleaseEvent)(ev);
+        return;
+    }
+    pthread_mutex_lock(&solo_lock);
+    park_locked(ev);
+    pthread_mutex_unlock(&solo_lock);
+}
+
+/* Sets the application's user event, once: status CL_COMPLETE or an error. */
+static void fate_settle(struct aos_solo_fate *f, cl_int status)
+{
+    if (!f || atomic_exchange(&f->settled, true))
+        return;
+    if (status != CL_COMPLETE)
+        atomic_store(&f->failed, status);
+    NATIVE(f->user, clSetUserEventStatus)(f->user, status);
+    release_or_park(f->user);
+    f->user = NULL;
+}
+
+cl_int aos_solo_fate_failed(const struct aos_solo_fate *f)
+{
+    return f ? atomic_load(&f->failed) : 0;
+}
+
+void aos_solo_fate_unref(struct aos_solo_fate *f)
+{
+    if (!f || atomic_fetch_sub(&f->refs, 1) != 1)
+        return;
+    if (f->user) /* never settled: only when the launch could not be watched at all */
+        fate_settle(f, CL_COMPLETE);
+    free(f);
+}
+
+static void claim_unref(struct aos_solo_claim *c)
+{
+    if (atomic_fetch_sub(&c->refs, 1) != 1)
+        return;
+    aos_solo_fate_unref(c->fate);
+    aos_session_unref(c->s);
+    free(c);
+}
+
+/* Nobody can see a dead client's events, and its queues may already be released: PoCL 3.1
+ * propagating a failure into a released queue's command aborts the daemon (device_sched.c). */
+static cl_int user_status_for(const struct aos_solo_claim *c, cl_int status)
+{
+    return status == CL_COMPLETE || atomic_load(&c->s->dead) ? CL_COMPLETE : status;
+}
+
 /* Overran: longer than SOLO_OVERRUN times its estimate and than a slice past it. */
 #define SOLO_OVERRUN 4u
 
+static void mark_unpredictable_locked(uint64_t code_key)
+{
+    if (unpredictable_locked(code_key))
+        return;
+    unpredictable[unpredictable_next] = code_key;
+    unpredictable_next = (unpredictable_next + 1) % UNPREDICTABLE_CODES;
+}
+
+/* The launch's end: it leaves the device's accounting before its application event completes, so
+ * that the client's next launch, sent the moment it completes, finds it gone. */
 static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
 {
     struct solo_device *d = &devices[c->device];
     uint64_t ran = status == CL_COMPLETE ? solo_ran_ns(c, ev) : 0, slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
-    bool overran = ran > c->expected_ns * SOLO_OVERRUN && ran > c->expected_ns + slice_ns;
+    bool overran = !c->cold && ran > c->expected_ns * SOLO_OVERRUN && ran > c->expected_ns + slice_ns &&
+                   !aos_solo_fate_failed(c->fate); /* an aborted one was marked already */
     if (overran)
         aos_log(AOS_LOG_INFO, "solo", "client %llu: a solo launch ran %.2f ms, estimate %.2f ms: its code runs in waves "
                 "from now on", (unsigned long long)c->client, (double)ran / 1e6, (double)c->expected_ns / 1e6);
     pthread_mutex_lock(&solo_lock);
-    if (overran && !unpredictable_locked(c->code_key)) {
-        unpredictable[unpredictable_next] = c->code_key;
-        unpredictable_next = (unpredictable_next + 1) % UNPREDICTABLE_CODES;
-    }
+    if (overran)
+        mark_unpredictable_locked(c->code_key);
+    c->ended = true;
     d->inflight--;
     d->inflight_ns -= c->expected_ns;
     if (!d->inflight)
         d->owner = 0;
     bool last = !d->inflight;
     pthread_mutex_unlock(&solo_lock);
+    fate_settle(c->fate, user_status_for(c, status));
     if (last)
         aos_device_sched_nudge(c->device); /* waves wait for solo launches to end */
     aos_device_sched_unadmit(c->s);
-    aos_session_unref(c->s);
-    free(c);
+    claim_unref(c);
 }
 
 /* When the launch ended or failed (PoCL calls no callback on a failed event: ops.h). */
@@ -191,14 +300,128 @@ static void solo_ended(cl_int status, void *data)
     solo_end(c, c->ev, status);
 }
 
-void aos_solo_started(struct aos_solo_claim *c, cl_event ev)
+/* The runaway rule for a solo launch (docs/scheduler.md §6): its application event fails at once,
+ * as a logical launch's does; the kernel runs its groups out, and its code runs in waves from now
+ * on, where the watchdog can end a launch between them. */
+static void watch_check(struct aos_solo_claim *c, uint64_t now)
+{
+    if (atomic_load(&c->fate->settled))
+        return;
+    if (!c->running_ns) {
+        cl_int st = CL_QUEUED;
+        NATIVE(c->ev, clGetEventInfo)(c->ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
+        if (st <= CL_RUNNING)
+            c->running_ns = now;
+        return;
+    }
+    if (now - c->running_ns <= c->allowance_ns)
+        return;
+    aos_log(AOS_LOG_WARN, "solo",
+            "client %llu: a solo launch ran past the virtual-group limit (%.1f ms, allowed %.1f ms, estimate "
+            "%.2f ms): launch aborted, its code runs in waves from now on",
+            (unsigned long long)c->client, (double)(now - c->running_ns) / 1e6, (double)c->allowance_ns / 1e6,
+            (double)c->expected_ns / 1e6);
+    pthread_mutex_lock(&solo_lock);
+    mark_unpredictable_locked(c->code_key);
+    pthread_mutex_unlock(&solo_lock);
+    fate_settle(c->fate, user_status_for(c, RUNAWAY_STATUS));
+}
+
+static void *watch_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&solo_lock);
+    for (;;) {
+        while (!watch.head)
+            pthread_cond_wait(&watch.cond, &solo_lock);
+        struct timespec ts;
+        aos_deadline_in(&ts, WATCH_POLL_NS);
+        while (pthread_cond_timedwait(&watch.cond, &solo_lock, &ts) != ETIMEDOUT)
+            ;
+        /* Ended launches leave the list; the others are checked without the lock, since PoCL
+         * may call solo_ended, which takes it, from inside its event calls. */
+        struct aos_solo_claim *scan = NULL, *gone = NULL;
+        for (struct aos_solo_claim **p = &watch.head; *p;) {
+            struct aos_solo_claim *c = *p;
+            if (c->ended) {
+                *p = c->watch_next;
+                c->scan_next = gone;
+                gone = c;
+                continue;
+            }
+            atomic_fetch_add(&c->refs, 1);
+            c->scan_next = scan;
+            scan = c;
+            p = &c->watch_next;
+        }
+        pthread_mutex_unlock(&solo_lock);
+        uint64_t now = aos_now_ns();
+        for (struct aos_solo_claim *c = scan, *next; c; c = next) {
+            next = c->scan_next;
+            watch_check(c, now);
+            claim_unref(c);
+        }
+        for (struct aos_solo_claim *c = gone, *next; c; c = next) {
+            next = c->scan_next;
+            release_or_park(c->ev);
+            claim_unref(c);
+        }
+        pthread_mutex_lock(&solo_lock);
+    }
+    return NULL;
+}
+
+/* Starts the watchdog thread on first use. Caller holds solo_lock. */
+static bool watch_start_locked(void)
+{
+    if (watch.started)
+        return true;
+    aos_cond_init_monotonic(&watch.cond);
+    watch.started = aos_thread_start_detached(watch_main, NULL);
+    return watch.started;
+}
+
+/* Puts c on the watchdog's list (a reference and its own one on c->ev). */
+static void watch_add(struct aos_solo_claim *c)
+{
+    pthread_mutex_lock(&solo_lock);
+    if (watch_start_locked()) {
+        NATIVE(c->ev, clRetainEvent)(c->ev);
+        atomic_fetch_add(&c->refs, 1);
+        bool asleep = !watch.head; /* otherwise it polls already: no wake-up per launch */
+        c->watch_next = watch.head;
+        watch.head = c;
+        if (asleep)
+            pthread_cond_signal(&watch.cond);
+    } else {
+        aos_log(AOS_LOG_WARN, "solo", "cannot start the solo watchdog: a solo launch runs without a limit");
+    }
+    pthread_mutex_unlock(&solo_lock);
+}
+
+struct aos_solo_fate *aos_solo_started(struct aos_solo_claim *c, cl_event ev, cl_event user, uint64_t allowance_ns,
+                                       bool cold)
 {
     c->ev = ev;
+    c->cold = cold;
+    struct aos_solo_fate *f = ev && user ? calloc(1, sizeof(*f)) : NULL;
+    if (f) {
+        atomic_init(&f->refs, 2); /* the claim's and the caller's */
+        f->user = user;
+        c->fate = f;
+    } else if (user) {
+        NATIVE(user, clSetUserEventStatus)(user, CL_COMPLETE);
+        NATIVE(user, clReleaseEvent)(user);
+    }
+    c->allowance_ns = allowance_ns;
+    if (f && allowance_ns)
+        watch_add(c);
     if (ev && aos_event_when_done(ev, solo_ended, c) == CL_SUCCESS)
-        return;
+        return f;
     if (ev)
         aos_log(AOS_LOG_WARN, "solo", "cannot watch a solo launch's event: counted as ended");
     solo_end(c, NULL, CL_COMPLETE);
+    return f;
 }
 
 void aos_solo_logical_begin(struct aos_session *s, uint32_t device)

@@ -16,6 +16,10 @@
 
 struct aos_solo_claim;
 
+/* The outcome a solo launch's application event reports beside its real events: reference
+ * counted, held by the launch until it ends and by the application's event id. */
+struct aos_solo_fate;
+
 /* A launch of s's on device, of the code behind code_key (the scheduler's estimate key),
  * expected to take expected_ns, may run natively now: returns the claim it holds until
  * aos_solo_started(), else NULL. Code whose solo launch once ran far past its estimate never runs
@@ -25,8 +29,20 @@ struct aos_session;
 struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, uint64_t code_key, uint64_t expected_ns);
 
 /* The claimed launch was enqueued as ev (the claim ends when ev completes), or failed to enqueue
- * (ev NULL: the claim ends now). Frees the claim. */
-void aos_solo_started(struct aos_solo_claim *claim, cl_event ev);
+ * (ev NULL: the claim ends now). user (one reference, taken over; NULL when ev is) is the user
+ * event the application's waits go to: it completes with ev, or fails with CL_OUT_OF_RESOURCES
+ * when the launch runs past allowance_ns (0: no limit; the runaway rule, docs/scheduler.md §6),
+ * which also keeps its code from running solo again. cold: the launch may also time the device's
+ * compile, so running far past its estimate does not mark its code unpredictable. Returns the
+ * launch's fate (one reference) for the application's event, NULL without ev or memory. Frees
+ * the claim. */
+struct aos_solo_fate *aos_solo_started(struct aos_solo_claim *claim, cl_event ev, cl_event user,
+                                       uint64_t allowance_ns, bool cold);
+
+/* The error the launch was aborted with (CL_OUT_OF_RESOURCES), else 0: its kernel command's own
+ * status is then the application event's. */
+cl_int aos_solo_fate_failed(const struct aos_solo_fate *f);
+void aos_solo_fate_unref(struct aos_solo_fate *f);
 
 /* A logical launch of s (client) on device was submitted / ended: the device is contended
  * meanwhile for every other client (s also counts as present there until it has gone). */

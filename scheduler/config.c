@@ -30,7 +30,7 @@ void aos_sched_config_init(struct aos_sched_config *cfg)
 		.vgroup_timeout_ms = 10000,
 		.anticipate_us = 1000,
 		.response_floor_us = 250,
-		.solo_native_us = 0,
+		.solo_native_us = AOS_SCHED_SOLO_NATIVE_US_DEFAULT,
 	};
 }
 

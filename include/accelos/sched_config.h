@@ -13,7 +13,7 @@
  *   response_floor_us = N        0..1000000 (0 = off), default 250: while other clients are
  *                                present, a wave's slice shrinks toward their shortest launch,
  *                                not below N us x (other clients present)^2 (aos_sched_response_slice)
- *   solo_native_us = N           0..1000000 (0 = off), default 0: a launch expected to take
+ *   solo_native_us = N           0..1000000 (0 = off), default 2000: a launch expected to take
  *                                at most N us runs natively while its client has the device
  *                                to itself (no other client that launched on it connected)
  *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
@@ -49,6 +49,10 @@ struct aos_sched_config_weight {
 	unsigned line;                             /* where it was set, for messages */
 };
 
+/* Solo launches up to 2 ms (docs/scheduler.md §6): an application alone pays what it pays
+ * natively for its short launches, and a client that arrives waits at most that long. */
+#define AOS_SCHED_SOLO_NATIVE_US_DEFAULT 2000u
+
 /* How the waves of an elastic launch run on a device. */
 enum aos_wave_shape {
 	AOS_WAVE_SHAPE_AUTO,   /* direct on CPU devices, loop elsewhere */
@@ -80,7 +84,7 @@ struct aos_sched_config_errors {
 };
 
 /* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, 1 ms
- * anticipation, 1 ms response floor, no solo launches, no weights. */
+ * anticipation, 250 us response floor, solo launches up to 2 ms, no weights. */
 void aos_sched_config_init(struct aos_sched_config *cfg);
 void aos_sched_config_release(struct aos_sched_config *cfg);
 

@@ -12,6 +12,7 @@
 #include "clients.h"
 #include "daemon_status.h"
 #include "harness.h"
+#include "solo_train.h"
 #include "spin_kernel.h"
 #include "trace_read.h"
 
@@ -19,40 +20,9 @@ static char trace_path[64] = "/tmp/accelos-solo-trace-XXXXXX";
 
 static const char *src = AOS_SPIN_KERNEL("short_solo") AOS_SPIN_KERNEL("long_other") AOS_SPIN_KERNEL("variable");
 
-/* A short launch takes microseconds; the long one several whole-device slices (4 ms each). */
-enum { LOCAL = 16, SHORT_GROUPS = 4, SHORT_ROUNDS = 50, TRAIN_MAX = 100, AFTER = 6, LONG_GROUPS_PER_CU = 200,
-       LONG_ROUNDS = 200000 };
-
-/* Launches k `n` times, each waited for and checked; 0, or 1 wrong results, 3 a failed step. */
-static int short_launches(cl_context ctx, cl_command_queue q, cl_kernel k, int n, cl_uint rounds)
-{
-    for (int i = 0; i < n; i++) {
-        cl_mem out = aos_spin_enqueue(ctx, q, k, SHORT_GROUPS, LOCAL, rounds);
-        if (!out || clFinish(q) != CL_SUCCESS)
-            return 3;
-        int rc = aos_spin_check_sample(q, out, SHORT_GROUPS * LOCAL, rounds);
-        clReleaseMemObject(out);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-/* Launches k until one runs solo: the first launches measure the code in waves, and while the
- * device still compiles it (a slow build, a cold cache) that takes a few. 0, 4 when none ran solo
- * in TRAIN_MAX launches, else what short_launches says. */
-static int train_until_solo(cl_context ctx, cl_command_queue q, cl_kernel k)
-{
-    long long solo0 = aos_test_status_solo(getpid());
-    for (int i = 0; i < TRAIN_MAX; i++) {
-        int rc = short_launches(ctx, q, k, 1, SHORT_ROUNDS);
-        if (rc)
-            return rc;
-        if (aos_test_status_solo(getpid()) > solo0)
-            return 0;
-    }
-    return 4;
-}
+/* The long launch takes several whole-device slices (4 ms each). */
+enum { SHORT_GROUPS = AOS_SOLO_GROUPS, SHORT_ROUNDS = AOS_SOLO_ROUNDS, LOCAL = AOS_SOLO_LOCAL, AFTER = 6,
+       LONG_GROUPS_PER_CU = 200, LONG_ROUNDS = 200000 };
 
 START_TEST(test_short_launches_alone_run_natively)
 {
@@ -62,11 +32,11 @@ START_TEST(test_short_launches_alone_run_natively)
     cl_program p = aos_test_build(ctx, src, NULL);
     cl_kernel k = aos_test_kernel(p, "short_solo");
     /* The first launch measures the kernel in waves; once measured, the launches run solo. */
-    ck_assert_int_eq(train_until_solo(ctx, q, k), 0);
+    ck_assert_int_eq(aos_test_train_until_solo(ctx, q, k), 0);
     long long kernels, launches0, launches1, solo0 = aos_test_status_solo(getpid());
     aos_test_status_elastic(getpid(), &kernels, &launches0);
     ck_assert_int_ge(launches0, 1);
-    ck_assert_int_eq(short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
+    ck_assert_int_eq(aos_test_short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
     aos_test_status_elastic(getpid(), &kernels, &launches1);
     ck_assert_int_eq(aos_test_status_solo(getpid()) - solo0, AFTER);
     ck_assert_int_eq(launches1, launches0);
@@ -127,15 +97,15 @@ START_TEST(test_code_that_overran_its_estimate_runs_in_waves)
     aos_test_context(&ctx, &q);
     cl_program p = aos_test_build(ctx, src, NULL);
     cl_kernel k = aos_test_kernel(p, "variable");
-    ck_assert_int_eq(train_until_solo(ctx, q, k), 0);
+    ck_assert_int_eq(aos_test_train_until_solo(ctx, q, k), 0);
     long long solo0 = aos_test_status_solo(getpid());
     /* The same code on an argument that makes it some hundred times longer: measured short, it
      * still runs solo, once. */
-    ck_assert_int_eq(short_launches(ctx, q, k, 1, SHORT_ROUNDS * 4000), 0);
+    ck_assert_int_eq(aos_test_short_launches(ctx, q, k, 1, SHORT_ROUNDS * 4000), 0);
     long long solo1 = aos_test_status_solo(getpid()), kernels, launches0, launches1;
     ck_assert_int_eq(solo1, solo0 + 1);
     aos_test_status_elastic(getpid(), &kernels, &launches0);
-    ck_assert_int_eq(short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
+    ck_assert_int_eq(aos_test_short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
     aos_test_status_elastic(getpid(), &kernels, &launches1);
     ck_assert_int_eq(aos_test_status_solo(getpid()), solo1);
     ck_assert_int_eq(launches1 - launches0, AFTER);
@@ -166,7 +136,7 @@ static int client(int index, void *arg)
             return 3;
         return aos_spin_check_sample(q, out, groups * LOCAL, LONG_ROUNDS);
     }
-    int trained = train_until_solo(ctx, q, k);
+    int trained = aos_test_train_until_solo(ctx, q, k);
     long long solo0 = aos_test_status_solo(getpid()), kernels, launches0, launches1;
     aos_test_status_elastic(getpid(), &kernels, &launches0);
     /* Through the whole scene even when failing, so client 0 is not left waiting at a gate. */
@@ -174,7 +144,7 @@ static int client(int index, void *arg)
         return 3;
     if (trained)
         return trained;
-    int rc = short_launches(ctx, q, k, AFTER, SHORT_ROUNDS);
+    int rc = aos_test_short_launches(ctx, q, k, AFTER, SHORT_ROUNDS);
     if (rc)
         return rc;
     aos_test_status_elastic(getpid(), &kernels, &launches1);
@@ -207,7 +177,7 @@ static int held_back(int index, void *arg)
     cl_kernel k = aos_test_client_kernel(src, "short_solo", &ctx, &q);
     if (!k)
         return 3;
-    int rc = train_until_solo(ctx, q, k);
+    int rc = aos_test_train_until_solo(ctx, q, k);
     cl_int err;
     cl_event user = clCreateUserEvent(ctx, &err);
     cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, SHORT_GROUPS * LOCAL * sizeof(uint32_t), NULL, &err);
@@ -243,7 +213,7 @@ START_TEST(test_solo_launch_held_back_does_not_stop_others)
     cl_kernel k = aos_test_kernel(p, "long_other");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    ck_assert_int_eq(short_launches(ctx, q, k, 1, SHORT_ROUNDS), 0);
+    ck_assert_int_eq(aos_test_short_launches(ctx, q, k, 1, SHORT_ROUNDS), 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     fprintf(stderr, "fair_solo: a launch beside a held-back solo launch took %.1f ms\n", took * 1e3);
@@ -265,7 +235,7 @@ static int idle_neighbour(int index, void *arg)
     cl_context ctx;
     cl_command_queue q;
     cl_kernel k = aos_test_client_kernel(src, "short_solo", &ctx, &q);
-    int rc = k ? short_launches(ctx, q, k, 1, SHORT_ROUNDS) : 3;
+    int rc = k ? aos_test_short_launches(ctx, q, k, 1, SHORT_ROUNDS) : 3;
     /* Through the gate even when failing, so the parent is not left waiting. */
     return aos_test_gate_sync(gate) ? rc : 3;
 }
@@ -282,14 +252,14 @@ START_TEST(test_a_connected_neighbour_keeps_launches_logical)
     aos_test_context(&ctx, &q);
     cl_program p = aos_test_build(ctx, src, NULL);
     cl_kernel k = aos_test_kernel(p, "short_solo");
-    ck_assert_int_eq(short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
+    ck_assert_int_eq(aos_test_short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
     ck_assert_int_eq(aos_test_status_solo(getpid()), 0);
     aos_test_gate_go(&gate, 1);
     ck_assert_int_eq(aos_test_reap(kid), 0);
     /* Gone: alone now. (The daemon notices the end of a session a moment after its exit.) */
     long long solo = 0;
     for (int tries = 0; tries < 50 && solo == 0; tries++) {
-        ck_assert_int_eq(short_launches(ctx, q, k, 1, SHORT_ROUNDS), 0);
+        ck_assert_int_eq(aos_test_short_launches(ctx, q, k, 1, SHORT_ROUNDS), 0);
         solo = aos_test_status_solo(getpid());
         if (!solo)
             usleep(20000);

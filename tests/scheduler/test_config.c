@@ -36,7 +36,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
 	ck_assert_uint_eq(cfg.response_floor_us, 250);
-	ck_assert_uint_eq(cfg.solo_native_us, 0);
+	ck_assert_uint_eq(cfg.solo_native_us, 2000);
 	ck_assert_uint_eq(cfg.n_weights, 0);
 	ck_assert_ptr_null(cfg.weights);
 	ck_assert_int_eq(parse(""), 0);
@@ -90,7 +90,7 @@ START_TEST(shipped_example_parses)
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
 	ck_assert_uint_eq(cfg.response_floor_us, 250);
-	ck_assert_uint_eq(cfg.solo_native_us, 0);
+	ck_assert_uint_eq(cfg.solo_native_us, 2000);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_AUTO);
 }
 END_TEST

@@ -1,0 +1,45 @@
+/*
+ * Condition variables timed on the monotonic clock (aos_now_ns), and detached helper threads: the
+ * daemon's pollers (the device schedulers, the event watcher, the solo watchdog) wait this way, so
+ * that a change of the wall clock never stretches or cuts a poll.
+ */
+#ifndef ACCELOSD_MONO_COND_H
+#define ACCELOSD_MONO_COND_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "accelos/futex.h"
+
+static inline void aos_cond_init_monotonic(pthread_cond_t *c)
+{
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(c, &attr);
+    pthread_condattr_destroy(&attr);
+}
+
+/* The absolute time ns from now, for pthread_cond_timedwait on such a condition variable. */
+static inline void aos_deadline_in(struct timespec *ts, uint64_t ns)
+{
+    uint64_t t = aos_now_ns() + ns;
+    ts->tv_sec = (time_t)(t / 1000000000ull);
+    ts->tv_nsec = (long)(t % 1000000000ull);
+}
+
+/* Starts fn(arg) on a thread nobody joins; false when it could not start. */
+static inline bool aos_thread_start_detached(void *(*fn)(void *), void *arg)
+{
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    bool ok = pthread_create(&t, &attr, fn, arg) == 0;
+    pthread_attr_destroy(&attr);
+    return ok;
+}
+
+#endif

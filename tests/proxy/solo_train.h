@@ -1,0 +1,49 @@
+/*
+ * Solo launches in tests (docs/scheduler.md §6, *Solo launches*): the first launches of a kernel
+ * measure it in waves, and only then may it run solo. These helpers launch the spin kernel
+ * (spin_kernel.h) until the daemon reports a solo launch of the calling process.
+ */
+#ifndef ACCELOS_TEST_SOLO_TRAIN_H
+#define ACCELOS_TEST_SOLO_TRAIN_H
+
+#include <unistd.h>
+
+#include "daemon_status.h"
+#include "spin_kernel.h"
+
+/* Short launches: a few groups of spin work, microseconds each. */
+enum { AOS_SOLO_LOCAL = 16, AOS_SOLO_GROUPS = 4, AOS_SOLO_ROUNDS = 50, AOS_SOLO_TRAIN_MAX = 100 };
+
+/* Launches the spin kernel k `n` times over AOS_SOLO_GROUPS groups, each waited for and checked:
+ * 0, or 1 wrong results, 3 a failed step. */
+static inline int aos_test_short_launches(cl_context ctx, cl_command_queue q, cl_kernel k, int n, cl_uint rounds)
+{
+    for (int i = 0; i < n; i++) {
+        cl_mem out = aos_spin_enqueue(ctx, q, k, AOS_SOLO_GROUPS, AOS_SOLO_LOCAL, rounds);
+        if (!out || clFinish(q) != CL_SUCCESS)
+            return 3;
+        int rc = aos_spin_check_sample(q, out, AOS_SOLO_GROUPS * AOS_SOLO_LOCAL, rounds);
+        clReleaseMemObject(out);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Launches k until one runs solo: the first launches measure the code in waves, and while the
+ * device still compiles it (a slow build, a cold cache) that takes a few. 0, 4 when none ran solo
+ * in AOS_SOLO_TRAIN_MAX launches, else what aos_test_short_launches says. */
+static inline int aos_test_train_until_solo(cl_context ctx, cl_command_queue q, cl_kernel k)
+{
+    long long solo0 = aos_test_status_solo(getpid());
+    for (int i = 0; i < AOS_SOLO_TRAIN_MAX; i++) {
+        int rc = aos_test_short_launches(ctx, q, k, 1, AOS_SOLO_ROUNDS);
+        if (rc)
+            return rc;
+        if (aos_test_status_solo(getpid()) > solo0)
+            return 0;
+    }
+    return 4;
+}
+
+#endif
