@@ -5,9 +5,14 @@
 // loop vectorizer then works on the innermost loop of a work-item loop nest.
 // Two kinds of innermost loop do better unrolled (bench/RESULTS.md §3,
 // session 10, direct shape against native):
-//  - a loop with a barrier in it. PoCL must keep it around its work-item
-//    loops, one per barrier-free region and trip; unrolled, the regions are
-//    straight code (reduce_local_decl 2.4-4.2x, scan_local 1.5x).
+//  - a loop with a barrier in it, not itself inside a loop. PoCL must keep it
+//    around its work-item loops, one per barrier-free region and trip;
+//    unrolled, the regions are straight code (reduce_local_decl 2.4-4.2x,
+//    scan_local 1.5x). Inside an outer loop the unrolled regions are all in
+//    that loop, and every value the outer loop carries is saved to and
+//    restored from PoCL's per-work-item context at each of their barriers:
+//    Parboil's splitSort (8 trips of 2 barriers in a loop of 4) ran at
+//    0.71-0.78x native unrolled, 0.98-1.0x rolled (RESULTS §3, session 24).
 //  - a loop that calls no function (intrinsics aside): arithmetic and memory
 //    only. Unrolled, the work-item loop around it is what PoCL vectorizes
 //    (matmul_tiled 2.4x, lbm 2.3x).
@@ -73,7 +78,7 @@ bool worthUnrolling(const Loop &L, ScalarEvolution &SE)
 	if (!L.isInnermost())
 		return false;
 	if (loopCallsAny(L, isBarrierFunction))
-		return true;
+		return !L.getParentLoop();
 	if (loopCallsAny(L, [](const Function *F) { return !F || !F->isIntrinsic(); }))
 		return false;
 	if (!insideBarrierLoop(L))

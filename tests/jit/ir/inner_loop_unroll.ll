@@ -12,8 +12,8 @@
 ; RUN:   | FileCheck %s --check-prefix=NV --implicit-check-not=llvm.loop.unroll.full
 ;
 ; Marking: unroll.disable becomes unroll.full on the innermost loops with a
-; barrier or without calls; the loop calling clamp and the outer loop of a
-; nest keep unroll.disable.
+; barrier or without calls; the loop calling clamp and both loops of a nest
+; with a barrier keep unroll.disable (nested_barrier_loop.ll).
 ; MARK-LABEL: define {{.*}} @const_barrier(
 ; MARK: br i1 {{.*}}, !llvm.loop ![[L1:[0-9]+]]
 ; MARK-LABEL: define {{.*}} @const_plain(
@@ -28,8 +28,8 @@
 ; MARK-DAG: ![[L1]] = distinct !{![[L1]], ![[FULL:[0-9]+]]}
 ; MARK-DAG: ![[L2]] = distinct !{![[L2]], ![[FULL]]}
 ; MARK-DAG: ![[L3]] = distinct !{![[L3]], ![[FULL]]}
-; MARK-DAG: ![[INNER]] = distinct !{![[INNER]], ![[FULL]]}
 ; MARK-DAG: ![[C1]] = distinct !{![[C1]], ![[OFF:[0-9]+]]}
+; MARK-DAG: ![[INNER]] = distinct !{![[INNER]], ![[OFF]]}
 ; MARK-DAG: ![[OUTER]] = distinct !{![[OUTER]], ![[OFF]]}
 ; MARK-DAG: ![[FULL]] = !{!"llvm.loop.unroll.full"}
 ; MARK-DAG: ![[OFF]] = !{!"llvm.loop.unroll.disable"}
