@@ -18,16 +18,7 @@ enum { AOS_SOLO_LOCAL = 16, AOS_SOLO_GROUPS = 4, AOS_SOLO_ROUNDS = 50, AOS_SOLO_
  * 0, or 1 wrong results, 3 a failed step. */
 static inline int aos_test_short_launches(cl_context ctx, cl_command_queue q, cl_kernel k, int n, cl_uint rounds)
 {
-    for (int i = 0; i < n; i++) {
-        cl_mem out = aos_spin_enqueue(ctx, q, k, AOS_SOLO_GROUPS, AOS_SOLO_LOCAL, rounds);
-        if (!out || clFinish(q) != CL_SUCCESS)
-            return 3;
-        int rc = aos_spin_check_sample(q, out, AOS_SOLO_GROUPS * AOS_SOLO_LOCAL, rounds);
-        clReleaseMemObject(out);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    return aos_spin_waited_launches(ctx, q, k, n, AOS_SOLO_GROUPS, AOS_SOLO_LOCAL, rounds);
 }
 
 /* Launches k until one runs solo: the first launches measure the code in waves, and while the

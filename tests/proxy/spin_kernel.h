@@ -59,4 +59,21 @@ static inline int aos_spin_check_sample(cl_command_queue q, cl_mem out, size_t n
     return 0;
 }
 
+/* Launches the spin kernel k `n` times over `groups` groups of `local` items, each finished and
+ * checked before the next is sent: 0, or 1 wrong results, 3 a failed step. */
+static inline int aos_spin_waited_launches(cl_context ctx, cl_command_queue q, cl_kernel k, int n, size_t groups,
+                                           size_t local, cl_uint rounds)
+{
+    for (int i = 0; i < n; i++) {
+        cl_mem out = aos_spin_enqueue(ctx, q, k, groups, local, rounds);
+        if (!out || clFinish(q) != CL_SUCCESS)
+            return 3;
+        int rc = aos_spin_check_sample(q, out, groups * local, rounds);
+        clReleaseMemObject(out);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 #endif

@@ -35,16 +35,7 @@ static bool short_waited;
  * two of them the device has nothing of this client queued. 0, or 1 wrong results, 3 setup. */
 static int waited_launches(cl_context ctx, cl_command_queue q, cl_kernel k, int n)
 {
-    for (int i = 0; i < n; i++) {
-        cl_mem out = aos_spin_enqueue(ctx, q, k, SHORT_GROUPS, LOCAL, SHORT_ROUNDS);
-        if (!out || clFinish(q) != CL_SUCCESS)
-            return 3;
-        int rc = aos_spin_check_sample(q, out, SHORT_GROUPS * LOCAL, SHORT_ROUNDS);
-        clReleaseMemObject(out);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    return aos_spin_waited_launches(ctx, q, k, n, SHORT_GROUPS, LOCAL, SHORT_ROUNDS);
 }
 
 /* Client 0 runs the long launch; client 1, once told, queues its short launches all at once and
