@@ -24,7 +24,7 @@
  * the lock taken wakes the scheduler thread, which picks up what the holder's step left.
  *
  * PoCL frees failed events in ways that make a later release unsafe (ops_event.c), so an event
- * that ended in failure is parked until shutdown instead of released.
+ * that ended in failure is parked until shutdown instead of released (event_park.h).
  */
 #include "device_sched.h"
 
@@ -40,6 +40,7 @@
 #include "accelos/sched_config.h"
 #include "accelos/wire_core.h"
 #include "daemon_config.h"
+#include "event_park.h"
 #include "ops.h"
 #include "session.h"
 #include "mono_cond.h"
@@ -116,8 +117,7 @@ struct device_sched {
     /* Anticipation: the device is held for this client's next launch until hold_until_ns. */
     uint64_t hold_client, hold_start_ns, hold_until_ns;
     _Atomic uint64_t wake_at_ns; /* the scheduler thread steps by then (0 = no hold) */
-    cl_event *parked;
-    size_t n_parked, cap_parked;
+    struct aos_event_park parked; /* failed user events and gates (event_park.h) */
 };
 
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -232,24 +232,6 @@ static void wave_ended(cl_int status, void *data)
 
 /* ---- Small helpers (scheduler thread) ----------------------------------------------------- */
 
-static void park_or_release(struct device_sched *d, cl_event ev)
-{
-    cl_int st = CL_INVALID_EVENT;
-    NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
-    if (st == CL_COMPLETE) {
-        NATIVE(ev, clReleaseEvent)(ev);
-        return;
-    }
-    if (d->n_parked == d->cap_parked) {
-        size_t cap = d->cap_parked ? d->cap_parked * 2 : 16;
-        cl_event *grown = realloc(d->parked, cap * sizeof(*grown));
-        if (!grown)
-            return; /* leaking one reference is safe, releasing it is not */
-        d->parked = grown;
-        d->cap_parked = cap;
-    }
-    d->parked[d->n_parked++] = ev;
-}
 
 static struct estimate *estimate_slot(struct device_sched *d, uint64_t key)
 {
@@ -612,7 +594,7 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
     if (atomic_load(&l->s->dead))
         user_status = CL_COMPLETE;
     NATIVE(l->user, clSetUserEventStatus)(l->user, user_status);
-    park_or_release(d, l->user);
+    aos_event_release_or_park(&d->parked, l->user);
     l->user = NULL;
     pthread_mutex_lock(&admit_lock);
     admit_init_locked();
@@ -653,7 +635,7 @@ static void on_gate(struct device_sched *d, struct aos_logical *l, cl_int status
         aos_event_profiled(gate, CL_PROFILING_COMMAND_QUEUED, &l->queued_ns);
         aos_event_profiled(gate, CL_PROFILING_COMMAND_SUBMIT, &l->submit_ns);
     }
-    park_or_release(d, gate);
+    aos_event_release_or_park(&d->parked, gate);
     if (l->state == AOS_LOGICAL_ENDED)
         return;
     if (status < 0) {
@@ -683,7 +665,7 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
     }
     uint64_t since = l->wave_submit_host_ns;
     uint64_t device_ns = ended_ns > since ? ended_ns - since : 1;
-    park_or_release(d, ev);
+    aos_event_release_or_park(&d->parked, ev);
     l->device_ns += device_ns;
     aos_sched_vt_charge(d->vt, l->client, device_ns, l->wave_share);
     if (status >= 0 && l->wave_vgroups) {
@@ -752,22 +734,30 @@ static void take_incoming(struct device_sched *d, struct aos_logical *l)
  * limit past twice its expected length has a group that did: long waves of short groups then
  * do not stretch the allowance to many limits.
  */
-static uint64_t wave_allowance_ns(const struct aos_logical *l, uint64_t limit_ns)
+/* The runaway rule's allowance for a run of per_unit - 1 virtual groups one after another on a
+ * compute unit, expected to take expected_ns (0: unknown): the limit per virtual group plus one,
+ * or twice the expected time plus one limit, whichever is less. cold: on PoCL the first waves of a
+ * new kernel object also time the device's compile of its code, after the compiles of other new
+ * kernels queued before it (one at a time): four new kernels launched at once took 300-400 ms
+ * each in a sanitizer build. */
+static uint64_t runaway_allowance_ns(uint64_t limit_ns, uint64_t per_unit, double expected_ns, bool cold)
 {
-    uint64_t per_group = (l->wave_vgroups + l->wave_groups - 1) / l->wave_groups + 1;
-    uint64_t allowance = limit_ns * per_group;
-    if (l->ns_per_vgroup_one > 0) {
-        double expected = l->ns_per_vgroup_one * (double)per_group;
-        double bounded = 2.0 * expected + (double)limit_ns;
+    uint64_t allowance = per_unit > UINT64_MAX / limit_ns ? UINT64_MAX : limit_ns * per_unit;
+    if (expected_ns > 0) {
+        double bounded = 2.0 * expected_ns + (double)limit_ns;
         if (bounded < (double)allowance)
             allowance = (uint64_t)bounded;
     }
-    /* On PoCL the first waves of a new kernel object also time the device's compile of its
-     * code, after the compiles of other new kernels queued before it (one at a time): four new
-     * kernels launched at once took 300-400 ms each in a sanitizer build. */
-    if (l->cold && l->waves <= COMPILE_WAVES)
+    if (cold)
         allowance += COMPILE_ALLOWANCE_NS;
     return allowance;
+}
+
+static uint64_t wave_allowance_ns(const struct aos_logical *l, uint64_t limit_ns)
+{
+    uint64_t per_group = (l->wave_vgroups + l->wave_groups - 1) / l->wave_groups + 1;
+    double expected = l->ns_per_vgroup_one > 0 ? l->ns_per_vgroup_one * (double)per_group : 0;
+    return runaway_allowance_ns(limit_ns, per_group, expected, l->cold && l->waves <= COMPILE_WAVES);
 }
 
 /* Tells a running loop wave to take no more virtual groups: its record's `stop` field, written on a
@@ -1228,6 +1218,7 @@ static struct device_sched *sched_for(uint32_t device)
         pthread_mutex_init(&d->lock, NULL);
         pthread_mutex_init(&d->step_lock, NULL);
         pthread_mutex_init(&d->estimates_lock, NULL);
+        pthread_mutex_init(&d->parked.lock, NULL);
         aos_cond_init_monotonic(&d->cond);
         d->vt = aos_sched_vt_new();
         d->have_model = aos_device_model(d->dev, &d->model);
@@ -1295,15 +1286,7 @@ uint64_t aos_device_sched_runaway_allowance_ns(const struct aos_device *dev, uin
     uint64_t width = d && d->have_model && d->model.compute_units ? d->model.compute_units : 1;
     if (width > virtual_groups)
         width = virtual_groups;
-    /* As wave_allowance_ns: a limit per virtual group each compute unit runs, plus one, or twice
-     * the expected time plus one limit, whichever is less. */
-    uint64_t per_unit = (virtual_groups + width - 1) / width + 1;
-    uint64_t allowance = per_unit > UINT64_MAX / limit_ns ? UINT64_MAX : limit_ns * per_unit;
-    if (expected_ns && expected_ns < (UINT64_MAX - limit_ns) / 2 && 2 * expected_ns + limit_ns < allowance)
-        allowance = 2 * expected_ns + limit_ns;
-    if (cold)
-        allowance += COMPILE_ALLOWANCE_NS;
-    return allowance;
+    return runaway_allowance_ns(limit_ns, (virtual_groups + width - 1) / width + 1, (double)expected_ns, cold);
 }
 
 void aos_device_sched_nudge(uint32_t device)
@@ -1341,7 +1324,7 @@ struct aos_device_sched_stats aos_device_sched_stats(uint32_t device)
         return st;
     pthread_mutex_lock(&d->step_lock);
     st.clients_known = aos_sched_vt_count(d->vt);
-    st.parked_events = d->n_parked;
+    st.parked_events = aos_event_park_count(&d->parked);
     pthread_mutex_unlock(&d->step_lock);
     return st;
 }
@@ -1383,11 +1366,7 @@ void aos_device_sched_shutdown(void)
             NATIVE(r->queue, clReleaseCommandQueue)(r->queue);
             free(r);
         }
-        for (size_t j = 0; j < d->n_parked; j++)
-            NATIVE(d->parked[j], clReleaseEvent)(d->parked[j]);
-        free(d->parked);
-        d->parked = NULL;
-        d->n_parked = d->cap_parked = 0;
+        aos_event_park_release_all(&d->parked);
         free_gone(d->gone);
         free_gone(d->gone_pending);
         d->gone = d->gone_pending = NULL;

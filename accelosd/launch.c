@@ -243,14 +243,14 @@ bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_e
     else
         err = NATIVE(queue, clEnqueueNDRangeKernel)(queue, native, shape->work_dim, shape->offset, shape->global,
                                                     shape->local, num_wait, wait, &ev);
-    /* The first may also time the device's compile of the kernel for a whole range (on PoCL, a
-     * specialization the waves did not need), as a first wave does. */
-    bool cold = !ek->solo_ran;
-    uint64_t allowance = aos_device_sched_runaway_allowance_ns(t->dev, t->rec.total_groups, expected, cold);
     if (err != CL_SUCCESS) {
         aos_solo_started(claim, NULL, user, 0, false);
         return false;
     }
+    /* The first may also time the device's compile of the kernel for a whole range (on PoCL, a
+     * specialization the waves did not need), as a first wave does. */
+    bool cold = !ek->solo_ran;
+    uint64_t allowance = aos_device_sched_runaway_allowance_ns(t->dev, t->rec.total_groups, expected, cold);
     ek->solo_ran = true;
     NATIVE(queue, clFlush)(queue); /* waits go to the user event, whose waiter cannot flush this queue */
     NATIVE(user, clRetainEvent)(user); /* for the application: the fate's may go as soon as ev ends */

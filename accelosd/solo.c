@@ -21,6 +21,7 @@
 #include "accelos/wire_core.h"
 #include "daemon_config.h"
 #include "device_sched.h"
+#include "event_park.h"
 #include "mono_cond.h"
 #include "ops.h"
 #include "session.h"
@@ -77,9 +78,10 @@ static struct {
     pthread_cond_t cond;
     bool started;
     struct aos_solo_claim *head;
-    cl_event *parked; /* failed user events: PoCL must never see their last release (ops_event.c) */
-    size_t n_parked, cap_parked;
 } watch;
+
+/* Failed user events: never released (event_park.h). */
+static struct aos_event_park parked = AOS_EVENT_PARK_INIT;
 
 /* Code whose solo launch overran its estimate (its run time depends on its arguments or data):
  * it never runs solo again, so the watchdog covers it (a ring: the oldest is forgotten). */
@@ -185,33 +187,6 @@ static uint64_t solo_ran_ns(const struct aos_solo_claim *c, cl_event ev)
     return c->behind_own || !ev ? 0 : aos_now_ns() - c->claimed_ns;
 }
 
-/* Keeps a failed event's reference for good. Caller holds solo_lock. */
-static void park_locked(cl_event ev)
-{
-    if (watch.n_parked == watch.cap_parked) {
-        size_t cap = watch.cap_parked ? watch.cap_parked * 2 : 16;
-        cl_event *grown = realloc(watch.parked, cap * sizeof(*grown));
-        if (!grown)
-            return; /* leaking one reference is safe, releasing it is not */
-        watch.parked = grown;
-        watch.cap_parked = cap;
-    }
-    watch.parked[watch.n_parked++] = ev;
-}
-
-static void release_or_park(cl_event ev)
-{
-    cl_int st = CL_INVALID_EVENT;
-    NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
-    if (st == CL_COMPLETE) {
-        NATIVE(ev, clReleaseEvent)(ev);
-        return;
-    }
-    pthread_mutex_lock(&solo_lock);
-    park_locked(ev);
-    pthread_mutex_unlock(&solo_lock);
-}
-
 /* Sets the application's user event, once: status CL_COMPLETE or an error. */
 static void fate_settle(struct aos_solo_fate *f, cl_int status)
 {
@@ -220,7 +195,7 @@ static void fate_settle(struct aos_solo_fate *f, cl_int status)
     if (status != CL_COMPLETE)
         atomic_store(&f->failed, status);
     NATIVE(f->user, clSetUserEventStatus)(f->user, status);
-    release_or_park(f->user);
+    aos_event_release_or_park(&parked, f->user);
     f->user = NULL;
 }
 
@@ -363,7 +338,7 @@ static void *watch_main(void *arg)
         }
         for (struct aos_solo_claim *c = gone, *next; c; c = next) {
             next = c->scan_next;
-            release_or_park(c->ev);
+            aos_event_release_or_park(&parked, c->ev);
             claim_unref(c);
         }
         pthread_mutex_lock(&solo_lock);
