@@ -16,6 +16,15 @@
     "  for (uint r = 0; r < rounds; r++) " AOS_SPIN_STEP "\n"                                       \
     "  out[i] = h; }\n"
 
+/* The parameters and body of the slow-group spin kernel: as AOS_SPIN_KERNEL, but the items of
+ * group slow_group run slow_rounds steps instead of rounds (one virtual group far past a limit). */
+#define AOS_SPIN_SLOW_GROUP_PARAMS "(global uint *out, uint rounds, uint slow_group, uint slow_rounds)\n"
+#define AOS_SPIN_SLOW_GROUP_BODY                                                                   \
+    "{ size_t i = get_global_id(0); uint h = (uint)i;\n"                                            \
+    "  uint n = get_group_id(0) == slow_group ? slow_rounds : rounds;\n"                            \
+    "  for (uint r = 0; r < n; r++) " AOS_SPIN_STEP "\n"                                            \
+    "  out[i] = h; }\n"
+
 /* What AOS_SPIN_STEP leaves in h, starting from `start`, after `rounds` steps. */
 static inline uint32_t aos_spin_expect(uint32_t start, uint32_t rounds)
 {
@@ -40,6 +49,25 @@ static inline cl_mem aos_spin_enqueue(cl_context ctx, cl_command_queue q, cl_ker
         out = NULL;
     }
     return out;
+}
+
+/* Launches the slow-group spin kernel k over n items in groups of local, its results into out, and
+ * flushes: its event, or NULL when a step failed. */
+static inline cl_event aos_spin_slow_group_enqueue(cl_command_queue q, cl_kernel k, cl_mem out, size_t n, size_t local,
+                                                   cl_uint rounds, cl_uint slow_group, cl_uint slow_rounds)
+{
+    cl_event ev = NULL;
+    if (clSetKernelArg(k, 0, sizeof(out), &out) != CL_SUCCESS ||
+        clSetKernelArg(k, 1, sizeof(rounds), &rounds) != CL_SUCCESS ||
+        clSetKernelArg(k, 2, sizeof(slow_group), &slow_group) != CL_SUCCESS ||
+        clSetKernelArg(k, 3, sizeof(slow_rounds), &slow_rounds) != CL_SUCCESS ||
+        clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, &ev) != CL_SUCCESS)
+        return NULL;
+    if (clFlush(q) != CL_SUCCESS) {
+        clReleaseEvent(ev);
+        return NULL;
+    }
+    return ev;
 }
 
 /* Checks a sample of a spin kernel's n results in `out` (first, middle, last: the full check of a

@@ -23,25 +23,15 @@ static void cold_source(char *buf, size_t size, const char *name)
     clock_gettime(CLOCK_REALTIME, &ts);
     snprintf(buf, size,
              "/* nonce %ld.%09ld.%ld */\n"
-             "kernel void %s(global uint *out, uint rounds, uint slow_group, uint slow_rounds)\n"
-             "{ size_t i = get_global_id(0); uint h = (uint)i;\n"
-             "  uint n = get_group_id(0) == slow_group ? slow_rounds : rounds;\n"
-             "  for (uint r = 0; r < n; r++) " AOS_SPIN_STEP "\n"
-             "  out[i] = h; }\n",
+             "kernel void %s" AOS_SPIN_SLOW_GROUP_PARAMS AOS_SPIN_SLOW_GROUP_BODY,
              (long)ts.tv_sec, ts.tv_nsec, (long)getpid(), name);
 }
 
 static cl_event enqueue_spin(cl_command_queue q, cl_kernel k, cl_mem out, cl_uint rounds, cl_uint slow_group,
                              cl_uint slow_rounds)
 {
-    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(out), &out), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(rounds), &rounds), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 2, sizeof(slow_group), &slow_group), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 3, sizeof(slow_rounds), &slow_rounds), CL_SUCCESS);
-    size_t global = N, local = LOCAL;
-    cl_event ev;
-    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev), CL_SUCCESS);
-    ck_assert_int_eq(clFlush(q), CL_SUCCESS);
+    cl_event ev = aos_spin_slow_group_enqueue(q, k, out, N, LOCAL, rounds, slow_group, slow_rounds);
+    ck_assert_ptr_nonnull(ev);
     return ev;
 }
 

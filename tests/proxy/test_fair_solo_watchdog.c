@@ -14,24 +14,12 @@
 enum { N = AOS_SOLO_GROUPS * AOS_SOLO_LOCAL, SLOW_ROUNDS = 100000000u /* seconds: far past the limit */ };
 
 /* The spin kernel, whose group slow_group runs slow_rounds instead of rounds. */
-static const char src[] =
-    "kernel void spin(global uint *out, uint rounds, uint slow_group, uint slow_rounds)\n"
-    "{ size_t i = get_global_id(0); uint h = (uint)i;\n"
-    "  uint n = get_group_id(0) == slow_group ? slow_rounds : rounds;\n"
-    "  for (uint r = 0; r < n; r++) " AOS_SPIN_STEP "\n"
-    "  out[i] = h; }\n";
+static const char src[] = "kernel void spin" AOS_SPIN_SLOW_GROUP_PARAMS AOS_SPIN_SLOW_GROUP_BODY;
 
 static cl_event launch(cl_command_queue q, cl_kernel k, cl_mem out, cl_uint slow_group, cl_uint slow_rounds)
 {
-    cl_uint rounds = AOS_SOLO_ROUNDS;
-    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(out), &out), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(rounds), &rounds), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 2, sizeof(slow_group), &slow_group), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 3, sizeof(slow_rounds), &slow_rounds), CL_SUCCESS);
-    size_t global = N, local = AOS_SOLO_LOCAL;
-    cl_event ev;
-    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev), CL_SUCCESS);
-    ck_assert_int_eq(clFlush(q), CL_SUCCESS);
+    cl_event ev = aos_spin_slow_group_enqueue(q, k, out, N, AOS_SOLO_LOCAL, AOS_SOLO_ROUNDS, slow_group, slow_rounds);
+    ck_assert_ptr_nonnull(ev);
     return ev;
 }
 
