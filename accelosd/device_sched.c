@@ -14,7 +14,8 @@
  * the running waves hold no more than their new share. The solver makes the rest wait when the
  * device cannot hold one group of each: they run in later waves, so 8 kernels on 2 cores rotate.
  * A wave's budget is slice_ms of measured device time per virtual group (remembered per kernel
- * across launches), so a newcomer waits at most about one slice for its share.
+ * across launches), so a newcomer waits at most about one slice for its share; while no other client
+ * is present, lone_slice_ms instead (nobody waits, and every wave costs a hand-off).
  *
  * Scheduling state is owned by whoever holds step_lock. Other threads post: new launches, and
  * inbox nodes from real-event callbacks (which may run on a driver thread, or synchronously
@@ -888,21 +889,21 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     uint64_t slice_ns = (uint64_t)cfg->slice_ms * 1000000ull;
     if (l->ns_per_vgroup_one <= 0)
         l->ns_per_vgroup_one = l->remembered_one = estimate_get(d, l->estimate_key);
-    bool narrow = false;
+    bool narrow = false, others = others_present(d, l, slice_ns);
     if (l->direct) {
         /* The whole device, time-sliced; or all but one compute unit when one virtual group
          * outlasts a slice, so that the others' waves start beside it (plan). */
         uint32_t device = direct_width(d);
-        groups = aos_sched_direct_width(device, l->ns_per_vgroup_one, slice_ns, others_present(d, l, slice_ns),
-                                        remaining);
+        groups = aos_sched_direct_width(device, l->ns_per_vgroup_one, slice_ns, others, remaining);
         narrow = groups < device && groups < remaining;
         share = (double)groups / device;
     }
     if (groups > remaining)
         groups = (uint32_t)remaining;
     double per_vgroup = l->ns_per_vgroup_one > 0 ? l->ns_per_vgroup_one / groups : 0.0;
-    uint64_t vgroups = narrow ? groups
-                              : aos_sched_slice_vgroups(per_vgroup, response_slice(d, l, slice_ns), remaining, groups);
+    uint64_t wave_slice = others ? response_slice(d, l, slice_ns)
+                                 : aos_sched_lone_slice(slice_ns, (uint64_t)cfg->lone_slice_ms * 1000000ull);
+    uint64_t vgroups = narrow ? groups : aos_sched_slice_vgroups(per_vgroup, wave_slice, remaining, groups);
     if (l->wave_vgroups && vgroups > (uint64_t)l->wave_vgroups * WAVE_GROWTH)
         vgroups = (uint64_t)l->wave_vgroups * WAVE_GROWTH; /* a mismeasured wave cannot end slicing */
     if (vgroups < groups)

@@ -30,6 +30,7 @@ void aos_sched_config_init(struct aos_sched_config *cfg)
 		.vgroup_timeout_ms = 10000,
 		.anticipate_us = 1000,
 		.response_floor_us = 250,
+		.lone_slice_ms = AOS_SCHED_LONE_SLICE_MS_DEFAULT,
 		.solo_native_us = AOS_SCHED_SOLO_NATIVE_US_DEFAULT,
 	};
 }
@@ -129,6 +130,7 @@ static const struct numeric_key numeric_keys[] = {
 	{ "vgroup_timeout_ms", offsetof(struct aos_sched_config, vgroup_timeout_ms), 0, 3600000, "no timeout" },
 	{ "anticipate_us", offsetof(struct aos_sched_config, anticipate_us), 0, 1000000, "off" },
 	{ "response_floor_us", offsetof(struct aos_sched_config, response_floor_us), 0, 1000000, "off" },
+	{ "lone_slice_ms", offsetof(struct aos_sched_config, lone_slice_ms), 0, 60000, "off" },
 	{ "solo_native_us", offsetof(struct aos_sched_config, solo_native_us), 0, 1000000, "off" },
 };
 #define NNUMERIC (sizeof(numeric_keys) / sizeof(numeric_keys[0]))

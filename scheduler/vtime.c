@@ -234,6 +234,11 @@ uint64_t aos_sched_response_slice(uint64_t slice_ns, uint64_t shortest_ns, uint3
 	return s < slice_ns ? s : slice_ns;
 }
 
+uint64_t aos_sched_lone_slice(uint64_t slice_ns, uint64_t lone_ns)
+{
+	return lone_ns > slice_ns ? lone_ns : slice_ns;
+}
+
 uint32_t aos_sched_direct_width(uint32_t compute_units, double ns_per_vgroup_one, uint64_t slice_ns,
 				bool others_present, uint64_t remaining)
 {

@@ -5,6 +5,7 @@
 #   scripts/single-kernel.sh BUILD_DIR OUT_DIR ROUNDS NAME:POLICY[:CONFIG_FILE] ...
 # e.g. scripts/single-kernel.sh build /tmp/single 4 fifo:fifo fair:fair   (bench/RESULTS.md §4)
 # Isolated times: accelos-mix --iso-reps 5, single executions; per kernel, the median over rounds.
+# KERNELS="BENCH:KERNEL ..." limits the run to those kernels (default: every one of accelos-bench list).
 set -euo pipefail
 build=$(cd "$1" && pwd)
 mkdir -p "$2"
@@ -35,7 +36,7 @@ for name in "${names[@]}"; do
   for _ in $(seq 1 500); do [[ -S ${socket[$name]} ]] && break; sleep 0.02; done
   [[ -S ${socket[$name]} ]] || { cat "$out/$name.log" >&2; echo "accelosd ($name) did not start" >&2; exit 1; }
 done
-kernels=$("$build/bench/accelos-bench" list | awk '/^    /{print $1}')
+kernels=${KERNELS:-$("$build/bench/accelos-bench" list | awk '/^    /{print $1}')}
 for round in $(seq 1 "$rounds"); do
   for kernel in $kernels; do
     for name in "${names[@]}"; do

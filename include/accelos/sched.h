@@ -296,6 +296,16 @@ uint32_t aos_sched_direct_width(uint32_t compute_units, double ns_per_vgroup_one
 uint64_t aos_sched_response_slice(uint64_t slice_ns, uint64_t shortest_ns, uint32_t others,
 				  uint64_t floor_one_ns);
 
+/*
+ * The slice a wave is sized to while no other client is present: lone_ns.
+ * Nobody waits for such a wave, and each wave costs a hand-off (on PoCL's CPU
+ * device about 0.3 ms: the workers idle while the end is seen and the next
+ * wave enqueued), so a launch alone runs in fewer, longer waves; a client
+ * that arrives waits at most lone_ns for the running one. Never below
+ * slice_ns; slice_ns when lone_ns is 0 (off).
+ */
+uint64_t aos_sched_lone_slice(uint64_t slice_ns, uint64_t lone_ns);
+
 /* ------------------------------------------------------------------------ */
 /* Policies (scheduler/policy.c)                                            */
 /* ------------------------------------------------------------------------ */

@@ -13,6 +13,8 @@
  *   response_floor_us = N        0..1000000 (0 = off), default 250: while other clients are
  *                                present, a wave's slice shrinks toward their shortest launch,
  *                                not below N us x (other clients present)^2 (aos_sched_response_slice)
+ *   lone_slice_ms = N            0..60000 (0 = off), default 16: while no other client is
+ *                                present, a wave's slice grows to N ms (aos_sched_lone_slice)
  *   solo_native_us = N           0..1000000 (0 = off), default 2000: a launch expected to take
  *                                at most N us runs natively while its client has the device
  *                                to itself (no other client that launched on it connected)
@@ -53,6 +55,10 @@ struct aos_sched_config_weight {
  * natively for its short launches, and a client that arrives waits at most that long. */
 #define AOS_SCHED_SOLO_NATIVE_US_DEFAULT 2000u
 
+/* Waves of a launch alone up to 16 ms (docs/scheduler.md §6, *Lone waves*): 4 ms waves cost a
+ * lone long kernel about 10 % on PoCL (a hand-off each); a client that arrives waits at most that. */
+#define AOS_SCHED_LONE_SLICE_MS_DEFAULT 16u
+
 /* How the waves of an elastic launch run on a device. */
 enum aos_wave_shape {
 	AOS_WAVE_SHAPE_AUTO,   /* direct on CPU devices, loop elsewhere */
@@ -68,6 +74,7 @@ struct aos_sched_config {
 	uint32_t vgroup_timeout_ms;       /* 0 = no timeout */
 	uint32_t anticipate_us;           /* 0 = off */
 	uint32_t response_floor_us;       /* 0 = off */
+	uint32_t lone_slice_ms;           /* 0 = off: slice_ms */
 	uint32_t solo_native_us;          /* 0 = off */
 	struct aos_sched_config_weight *weights; /* owned; n_weights entries */
 	size_t n_weights;
@@ -84,7 +91,7 @@ struct aos_sched_config_errors {
 };
 
 /* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, 1 ms
- * anticipation, 250 us response floor, solo launches up to 2 ms, no weights. */
+ * anticipation, 250 us response floor, 16 ms lone slices, solo launches up to 2 ms, no weights. */
 void aos_sched_config_init(struct aos_sched_config *cfg);
 void aos_sched_config_release(struct aos_sched_config *cfg);
 

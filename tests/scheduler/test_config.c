@@ -36,6 +36,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
 	ck_assert_uint_eq(cfg.response_floor_us, 250);
+	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
 	ck_assert_uint_eq(cfg.n_weights, 0);
 	ck_assert_ptr_null(cfg.weights);
@@ -55,6 +56,7 @@ START_TEST(good_file)
 			   "vgroup_timeout_ms\t=\t2500\n"
 			   "anticipate_us = 0\n"
 			   "response_floor_us = 0\n"
+			   "lone_slice_ms = 0\n"
 			   "solo_native_us = 500\n"
 			   "wave_shape = loop\n"
 			   "weight.1000 = 3\n"
@@ -68,15 +70,16 @@ START_TEST(good_file)
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 2500);
 	ck_assert_uint_eq(cfg.anticipate_us, 0);
 	ck_assert_uint_eq(cfg.response_floor_us, 0);
+	ck_assert_uint_eq(cfg.lone_slice_ms, 0);
 	ck_assert_uint_eq(cfg.solo_native_us, 500);
 	ck_assert_uint_eq(cfg.n_weights, 3);
 	ck_assert_str_eq(cfg.weights[0].client, "1000");
 	ck_assert_uint_eq(cfg.weights[0].weight, 3);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_LOOP);
-	ck_assert_uint_eq(cfg.weights[0].line, 11);
+	ck_assert_uint_eq(cfg.weights[0].line, 12);
 	ck_assert_str_eq(cfg.weights[1].client, "render-farm");
 	ck_assert_str_eq(cfg.weights[2].client, "7");
-	ck_assert_uint_eq(cfg.weights[2].line, 13);
+	ck_assert_uint_eq(cfg.weights[2].line, 14);
 }
 END_TEST
 
@@ -90,6 +93,7 @@ START_TEST(shipped_example_parses)
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
 	ck_assert_uint_eq(cfg.response_floor_us, 250);
+	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_AUTO);
 }
@@ -123,6 +127,7 @@ static const struct {
 	{ "vgroup_timeout_ms = 3600001", "from 0 to 3600000 (0 = no timeout)" },
 	{ "anticipate_us = 1000001", "'anticipate_us' must be an integer from 0 to 1000000 (0 = off)" },
 	{ "response_floor_us = 1000001", "'response_floor_us' must be an integer from 0 to 1000000 (0 = off)" },
+	{ "lone_slice_ms = 60001", "'lone_slice_ms' must be an integer from 0 to 60000 (0 = off)" },
 	{ "solo_native_us = -1", "'solo_native_us' must be an integer from 0 to 1000000 (0 = off)" },
 	{ "wave_shape = persistent", "unknown wave_shape 'persistent' (expected one of: auto loop direct)" },
 	{ "bogus = 1", "unknown key 'bogus'" },

@@ -293,6 +293,24 @@ START_TEST(response_slice_table)
 }
 END_TEST
 
+/* A launch alone: waves of the lone slice, never shorter than the slice; the slice when off. */
+START_TEST(lone_slice_table)
+{
+	static const struct {
+		uint64_t slice_ns, lone_ns, expect;
+	} rows[] = {
+		{ 4 * MS, 16 * MS, 16 * MS }, /* the default: four slices */
+		{ 4 * MS, 0, 4 * MS },        /* off */
+		{ 4 * MS, 2 * MS, 4 * MS },   /* below the slice: the slice */
+		{ 20 * MS, 16 * MS, 20 * MS },
+		{ 1, UINT64_MAX, UINT64_MAX },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_msg(aos_sched_lone_slice(rows[i].slice_ns, rows[i].lone_ns) == rows[i].expect, "row %zu: %llu",
+			      i, (unsigned long long)aos_sched_lone_slice(rows[i].slice_ns, rows[i].lone_ns));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sched-vtime");
@@ -300,6 +318,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, equal_clients_rotate);
 	tcase_add_test(tc, response_slice_table);
+	tcase_add_test(tc, lone_slice_table);
 	tcase_add_test(tc, newcomer_starts_at_minimum);
 	tcase_add_test(tc, idle_time_earns_no_credit_and_debt_stays);
 	tcase_add_test(tc, system_time_never_goes_back);
