@@ -3,8 +3,9 @@
  * thread can decide without the scheduler's step lock.
  *
  * Why it is safe for the others: a solo launch is never longer than solo_native_us by the
- * measured time per virtual group that would also size its first wave, so a client that arrives
- * meanwhile waits less than it would for a running wave. A kernel measured on cheap arguments and
+ * measured time per virtual group that would also size its first wave, and those in flight
+ * together no longer than a lone wave (lone_slice_ms), so a client that arrives meanwhile waits no
+ * longer than it would for the running wave of a launch alone. A kernel measured on cheap arguments and
  * launched on costly ones overruns a wave sized from that measurement just the same.
  */
 #include "solo.h"
@@ -26,7 +27,7 @@
 #include "ops.h"
 #include "session.h"
 
-#define SOLO_MAX_INFLIGHT 16u /* solo launches of the solo client at once */
+#define SOLO_MAX_INFLIGHT 64u /* solo launches of the solo client at once */
 
 #define LIVE_CLIENTS 8u /* clients with logical launches told apart per device; more count as others */
 
@@ -134,10 +135,21 @@ static bool unpredictable_locked(uint64_t code_key)
     return false;
 }
 
+/* The expected time of the solo launches in flight together: a client that arrives waits for them
+ * as it would for the running wave of a launch alone (aos_sched_lone_slice), and for one solo
+ * launch at least. */
+static uint64_t inflight_limit_ns(const struct aos_sched_config *cfg)
+{
+    uint64_t one = (uint64_t)cfg->solo_native_us * 1000ull;
+    uint64_t wave = aos_sched_lone_slice((uint64_t)cfg->slice_ms * 1000000ull, (uint64_t)cfg->lone_slice_ms * 1000000ull);
+    return wave > one ? wave : one;
+}
+
 struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, uint64_t code_key, uint64_t expected_ns)
 {
     const struct aos_sched_config *cfg = aos_daemon_config_get();
     uint64_t limit_ns = (uint64_t)cfg->solo_native_us * 1000ull, client = s->serial;
+    uint64_t inflight_ns = inflight_limit_ns(cfg);
     if (device >= AOS_MAX_DEVICES || !client || !code_key || !expected_ns || expected_ns > limit_ns)
         return NULL;
     struct aos_solo_claim *c = malloc(sizeof(*c));
@@ -157,13 +169,13 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
     struct live_count *own = live_slot_locked(d, client, false);
     c->behind_own = own != NULL;
     bool ok = d->present == 1 && !others_live_locked(d, client) && (!d->inflight || d->owner == client) &&
-              d->inflight < SOLO_MAX_INFLIGHT && d->inflight_ns + expected_ns <= limit_ns &&
+              d->inflight < SOLO_MAX_INFLIGHT && d->inflight_ns + expected_ns <= inflight_ns &&
               !unpredictable_locked(code_key);
     if (ok) {
         d->owner = client;
         d->inflight++;
         d->inflight_ns += expected_ns;
-        d->shield_until_ns = now + limit_ns;
+        d->shield_until_ns = now + (d->inflight_ns > limit_ns ? d->inflight_ns : limit_ns);
     }
     pthread_mutex_unlock(&solo_lock);
     if (!ok) {

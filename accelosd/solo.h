@@ -3,7 +3,8 @@
  * itself runs natively on the application's queue, without the gate, user event and wave of a
  * logical launch. Nobody waits for it: no other client connected has launched on the device,
  * none has a logical launch in flight there, and the solo launches in flight are expected to take
- * no longer than solo_native_us together, less than a wave. docs/scheduler.md §6, *Solo
+ * no longer than a lone wave together (lone_slice_ms, at least solo_native_us), as long as a
+ * client that arrives would wait for the running wave of a launch alone. docs/scheduler.md §6, *Solo
  * launches*.
  */
 #ifndef ACCELOSD_SOLO_H
@@ -52,8 +53,8 @@ void aos_solo_logical_end(uint32_t device, uint64_t client);
 /* The client whose solo launches are in flight on device, 0 when none. No other client's wave
  * starts until they end (the last one to end nudges the device's scheduler), so a client
  * arriving meanwhile cannot put a whole-device wave in front of them; the owner's own launches
- * go on, since its solo launches may wait behind them on its queue. At most solo_native_us after
- * the owner's last solo claim: a solo launch held back on its queue (behind a user event, say)
+ * go on, since its solo launches may wait behind them on its queue. At most the expected time of
+ * the solo launches in flight (solo_native_us at least) after the owner's last solo claim: a solo launch held back on its queue (behind a user event, say)
  * cannot keep the others waiting (the scheduler thread re-plans on its poll). */
 uint64_t aos_solo_owner(uint32_t device);
 

@@ -21,20 +21,26 @@ static inline int aos_test_short_launches(cl_context ctx, cl_command_queue q, cl
     return aos_spin_waited_launches(ctx, q, k, n, AOS_SOLO_GROUPS, AOS_SOLO_LOCAL, rounds);
 }
 
-/* Launches k until one runs solo: the first launches measure the code in waves, and while the
- * device still compiles it (a slow build, a cold cache) that takes a few. 0, 4 when none ran solo
- * in AOS_SOLO_TRAIN_MAX launches, else what aos_test_short_launches says. */
-static inline int aos_test_train_until_solo(cl_context ctx, cl_command_queue q, cl_kernel k)
+/* Launches k (`rounds` per item) until one runs solo: the first launches measure the code in
+ * waves, and while the device still compiles it (a slow build, a cold cache) that takes a few. 0, 4
+ * when none ran solo in AOS_SOLO_TRAIN_MAX launches, else what aos_test_short_launches says. */
+static inline int aos_test_train_until_solo_at(cl_context ctx, cl_command_queue q, cl_kernel k, cl_uint rounds)
 {
     long long solo0 = aos_test_status_solo(getpid());
     for (int i = 0; i < AOS_SOLO_TRAIN_MAX; i++) {
-        int rc = aos_test_short_launches(ctx, q, k, 1, AOS_SOLO_ROUNDS);
+        int rc = aos_test_short_launches(ctx, q, k, 1, rounds);
         if (rc)
             return rc;
         if (aos_test_status_solo(getpid()) > solo0)
             return 0;
     }
     return 4;
+}
+
+/* The same at AOS_SOLO_ROUNDS: launches of microseconds. */
+static inline int aos_test_train_until_solo(cl_context ctx, cl_command_queue q, cl_kernel k)
+{
+    return aos_test_train_until_solo_at(ctx, q, k, AOS_SOLO_ROUNDS);
 }
 
 #endif

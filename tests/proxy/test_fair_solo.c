@@ -18,7 +18,8 @@
 
 static char trace_path[64] = "/tmp/accelos-solo-trace-XXXXXX";
 
-static const char *src = AOS_SPIN_KERNEL("short_solo") AOS_SPIN_KERNEL("long_other") AOS_SPIN_KERNEL("variable");
+static const char *src = AOS_SPIN_KERNEL("short_solo") AOS_SPIN_KERNEL("long_other") AOS_SPIN_KERNEL("variable")
+    AOS_SPIN_KERNEL("queued");
 
 /* The long launch takes several whole-device slices (4 ms each). */
 enum { SHORT_GROUPS = AOS_SOLO_GROUPS, SHORT_ROUNDS = AOS_SOLO_ROUNDS, LOCAL = AOS_SOLO_LOCAL, AFTER = 6,
@@ -83,6 +84,42 @@ START_TEST(test_solo_launch_in_two_dimensions_with_an_offset)
     }
     ck_assert_int_ge(aos_test_status_solo(getpid()) - solo0, RUNS / 2);
     clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+/* An application that queues many short launches at once (stencil's 20 per execution) runs them
+ * all solo: together they may take a lone wave (60 ms here), more than one solo launch (2 ms) and
+ * more than 16 launches. They are held behind a user event, so all are in flight at once. */
+START_TEST(test_many_launches_queued_at_once_run_solo)
+{
+    enum { QUEUED = 24, QUEUED_ROUNDS = 1000 }; /* measured at about 0.5 ms each: 12 ms together */
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = aos_test_kernel(p, "queued");
+    ck_assert_int_eq(aos_test_train_until_solo_at(ctx, q, k, QUEUED_ROUNDS), 0);
+    cl_int err;
+    cl_event hold = clCreateUserEvent(ctx, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueBarrierWithWaitList(q, 1, &hold, NULL), CL_SUCCESS);
+    long long solo0 = aos_test_status_solo(getpid());
+    cl_mem out[QUEUED];
+    for (int i = 0; i < QUEUED; i++)
+        ck_assert_ptr_nonnull(out[i] = aos_spin_enqueue(ctx, q, k, AOS_SOLO_GROUPS, AOS_SOLO_LOCAL, QUEUED_ROUNDS));
+    ck_assert_int_eq(clSetUserEventStatus(hold, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_int_eq(clFinish(q), CL_SUCCESS);
+    long long solo = aos_test_status_solo(getpid()) - solo0;
+    for (int i = 0; i < QUEUED; i++) {
+        ck_assert_int_eq(aos_spin_check_sample(q, out[i], AOS_SOLO_GROUPS * AOS_SOLO_LOCAL, QUEUED_ROUNDS), 0);
+        clReleaseMemObject(out[i]);
+    }
+    ck_assert_int_eq(solo, QUEUED);
+    clReleaseEvent(hold);
     clReleaseKernel(k);
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
@@ -279,10 +316,13 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_short_launches_alone_run_natively);
     tcase_add_test(tc, test_solo_launch_in_two_dimensions_with_an_offset);
+    tcase_add_test(tc, test_many_launches_queued_at_once_run_solo);
     tcase_add_test(tc, test_code_that_overran_its_estimate_runs_in_waves);
     tcase_add_test(tc, test_another_client_makes_launches_logical);
     tcase_add_test(tc, test_solo_launch_held_back_does_not_stop_others);
     tcase_add_test(tc, test_a_connected_neighbour_keeps_launches_logical);
     suite_add_tcase(s, tc);
-    return aos_test_run_suite_fair_traced(s, trace_path, "solo_native_us = 2000\n");
+    /* Lone waves of 60 ms: room for the queued launches, measured with the hand-off of their waves
+     * (about 0.5 ms each here, more under load): 2.5 ms each, above the 2 ms of solo_native_us. */
+    return aos_test_run_suite_fair_traced(s, trace_path, "solo_native_us = 2000\nlone_slice_ms = 60\n");
 }
