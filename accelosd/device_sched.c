@@ -1182,6 +1182,7 @@ static void kick(struct device_sched *d)
 static void *sched_main(void *arg)
 {
     struct device_sched *d = arg;
+    aos_thread_name("aos-sched");
     for (;;) {
         pthread_mutex_lock(&d->lock);
         while (!d->inbox && !d->incoming && !d->gone && !d->poked && !d->stopping) {

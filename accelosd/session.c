@@ -10,6 +10,7 @@
 #include "accelos/log.h"
 #include "arena.h"
 #include "device_sched.h"
+#include "mono_cond.h"
 #include "ops.h"
 #include "server.h"
 #include "vendor.h"
@@ -233,6 +234,7 @@ static bool has_backlog(struct aos_session *s)
 static void *service_main(void *arg)
 {
     struct aos_session *s = arg;
+    aos_thread_name("aos-client");
     uint32_t cap = s->region.layout.req_size / 2;
     uint64_t idle_since = 0;
     while (!atomic_load(&s->dead)) {

@@ -317,6 +317,7 @@ static void watch_check(struct aos_solo_claim *c, uint64_t now)
 static void *watch_main(void *arg)
 {
     (void)arg;
+    aos_thread_name("aos-solo-watch");
     pthread_mutex_lock(&solo_lock);
     for (;;) {
         while (!watch.head)

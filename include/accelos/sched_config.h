@@ -17,7 +17,8 @@
  *                                present, a wave's slice grows to N ms (aos_sched_lone_slice)
  *   solo_native_us = N           0..1000000 (0 = off), default 2000: a launch expected to take
  *                                at most N us runs natively while its client has the device
- *                                to itself (no other client that launched on it connected)
+ *                                to itself (no other client that launched on it connected);
+ *                                those in flight together at most a lone slice
  *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
  *                                auto (default): direct on CPU devices, loop elsewhere
  *   weight.<uid or client name> = N   1..1000 (unlisted clients weigh 1)

@@ -6,6 +6,8 @@
 #ifndef ACCELOS_TEST_DAEMON_STATUS_H
 #define ACCELOS_TEST_DAEMON_STATUS_H
 
+#include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +100,37 @@ static inline long long aos_test_status_shared_in_use(void)
 static inline long long aos_test_status_solo(pid_t pid)
 {
     return aos_test_status_count(pid, "solo-launches");
+}
+
+/* The voluntary context switches (sleeps, so wake-ups) of the daemon's thread named `name`
+ * (aos_thread_name), from /proc; -1 when no thread has that name. */
+static inline long long aos_test_daemon_thread_sleeps(const char *name)
+{
+    char dir[64], path[512], line[128];
+    snprintf(dir, sizeof(dir), "/proc/%d/task", (int)aos_test_daemon_pid());
+    DIR *tasks = opendir(dir);
+    if (!tasks)
+        return -1;
+    long long n = -1;
+    for (struct dirent *e; n < 0 && (e = readdir(tasks));) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "%s/%s/comm", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        bool named = fgets(line, sizeof(line), f) && strcspn(line, "\n") == strlen(name) &&
+                     strncmp(line, name, strlen(name)) == 0;
+        fclose(f);
+        snprintf(path, sizeof(path), "%s/%s/status", dir, e->d_name);
+        if (named && (f = fopen(path, "r"))) {
+            while (fgets(line, sizeof(line), f) && sscanf(line, "voluntary_ctxt_switches: %lld", &n) != 1)
+                ;
+            fclose(f);
+        }
+    }
+    closedir(tasks);
+    return n;
 }
 
 #endif

@@ -127,6 +127,38 @@ START_TEST(test_many_launches_queued_at_once_run_solo)
 }
 END_TEST
 
+/* Every solo launch hands its end to the daemon's event watcher (ops_event.c), the poller that
+ * catches what PoCL's callbacks miss. Polling already, it must not be woken for each: on a 2-core
+ * device each wake-up took a core from the kernel's workers. 300 launches one after another wake
+ * it about once per 5 ms poll, not once per launch. */
+START_TEST(test_short_launches_do_not_wake_the_event_watcher_each)
+{
+    enum { LAUNCHES = 300 };
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = aos_test_kernel(p, "short_solo");
+    ck_assert_int_eq(aos_test_train_until_solo(ctx, q, k), 0);
+    long long sleeps0 = aos_test_daemon_thread_sleeps("aos-events"), solo0 = aos_test_status_solo(getpid());
+    ck_assert_int_ge(sleeps0, 0);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ck_assert_int_eq(aos_test_short_launches(ctx, q, k, LAUNCHES, SHORT_ROUNDS), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    long long sleeps = aos_test_daemon_thread_sleeps("aos-events") - sleeps0;
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    ck_assert_int_ge(aos_test_status_solo(getpid()) - solo0, LAUNCHES / 2);
+    /* A poll per 5 ms, twice that for slack, and never more than half the launches. */
+    ck_assert_msg(sleeps <= (long long)(ms / 5.0) * 2 + 10 && sleeps < LAUNCHES / 2,
+                  "the event watcher slept %lld times over %d launches in %.0f ms", sleeps, LAUNCHES, ms);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
 START_TEST(test_code_that_overran_its_estimate_runs_in_waves)
 {
     cl_context ctx;
@@ -317,6 +349,7 @@ int main(void)
     tcase_add_test(tc, test_short_launches_alone_run_natively);
     tcase_add_test(tc, test_solo_launch_in_two_dimensions_with_an_offset);
     tcase_add_test(tc, test_many_launches_queued_at_once_run_solo);
+    tcase_add_test(tc, test_short_launches_do_not_wake_the_event_watcher_each);
     tcase_add_test(tc, test_code_that_overran_its_estimate_runs_in_waves);
     tcase_add_test(tc, test_another_client_makes_launches_logical);
     tcase_add_test(tc, test_solo_launch_held_back_does_not_stop_others);
