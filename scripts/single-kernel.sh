@@ -2,10 +2,12 @@
 # Each workload kernel alone, under several daemon configurations at once, interleaved kernel by
 # kernel so that the machine's noise falls on all of them alike; prints, per configuration, the
 # median and geometric mean over the kernels of (isolated time) / (the first configuration's).
-#   scripts/single-kernel.sh BUILD_DIR OUT_DIR ROUNDS NAME:POLICY[:CONFIG_FILE] ...
+#   scripts/single-kernel.sh BUILD_DIR OUT_DIR ROUNDS NAME:POLICY[:CONFIG_FILE[:DAEMON]] ...
 # e.g. scripts/single-kernel.sh build /tmp/single 4 fifo:fifo fair:fair   (bench/RESULTS.md §4)
 # Isolated times: accelos-mix --iso-reps 5, single executions; per kernel, the median over rounds.
 # KERNELS="BENCH:KERNEL ..." limits the run to those kernels (default: every one of accelos-bench list).
+# MIX_ARGS="--mode loop --seconds 0.5" times loops instead (the mean time per execution of a loop).
+# DAEMON: another accelosd binary for that configuration (a worktree build of an earlier commit).
 set -euo pipefail
 build=$(cd "$1" && pwd)
 mkdir -p "$2"
@@ -23,11 +25,11 @@ cleanup() {
 trap cleanup EXIT
 names=()
 for spec in "$@"; do
-  IFS=: read -r name policy config <<<"$spec"
+  IFS=: read -r name policy config daemon <<<"$spec"
   args=(--socket "$out/$name.sock" --policy "$policy")
   [[ -n ${config:-} ]] && args+=(--config "$config")
   rm -f "$out/$name.sock" "$out/iso-$name-"*.json
-  "$build/accelosd/accelosd" "${args[@]}" 2>"$out/$name.log" &
+  "${daemon:-$build/accelosd/accelosd}" "${args[@]}" 2>"$out/$name.log" &
   pids+=($!)
   socket[$name]="$out/$name.sock"
   names+=("$name")
@@ -41,7 +43,7 @@ for round in $(seq 1 "$rounds"); do
   for kernel in $kernels; do
     for name in "${names[@]}"; do
       ACCELOS_SOCKET=${socket[$name]} "$build/bench/accelos-mix" --tenants "$kernel" --platform accelOS \
-        --label "$name" --iso-reps 5 --iso-cache "$out/iso-$name-$round.json" --out "$out/mix-$name.jsonl" \
+        --label "$name" ${MIX_ARGS:-} --iso-reps 5 --iso-cache "$out/iso-$name-$round.json" --out "$out/mix-$name.jsonl" \
         --quiet >/dev/null || echo "$name: $kernel failed in round $round" >&2
     done
   done
