@@ -21,6 +21,22 @@ static char trace_path[64] = "/tmp/accelos-solo-trace-XXXXXX";
 static const char *src = AOS_SPIN_KERNEL("short_solo") AOS_SPIN_KERNEL("long_other") AOS_SPIN_KERNEL("variable")
     AOS_SPIN_KERNEL("queued");
 
+/* The application of most tests here: a context and queue, src built, and its kernel `name`. */
+static cl_kernel app_open(cl_context *ctx, cl_command_queue *q, cl_program *p, const char *name)
+{
+    aos_test_context(ctx, q);
+    *p = aos_test_build(*ctx, src, NULL);
+    return aos_test_kernel(*p, name);
+}
+
+static void app_close(cl_context ctx, cl_command_queue q, cl_program p, cl_kernel k)
+{
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+
 /* The long launch takes several whole-device slices (4 ms each). */
 enum { SHORT_GROUPS = AOS_SOLO_GROUPS, SHORT_ROUNDS = AOS_SOLO_ROUNDS, LOCAL = AOS_SOLO_LOCAL, AFTER = 6,
        LONG_GROUPS_PER_CU = 200, LONG_ROUNDS = 200000 };
@@ -29,9 +45,8 @@ START_TEST(test_short_launches_alone_run_natively)
 {
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = aos_test_kernel(p, "short_solo");
+    cl_program p;
+    cl_kernel k = app_open(&ctx, &q, &p, "short_solo");
     /* The first launch measures the kernel in waves; once measured, the launches run solo. */
     ck_assert_int_eq(aos_test_train_until_solo(ctx, q, k), 0);
     long long kernels, launches0, launches1, solo0 = aos_test_status_solo(getpid());
@@ -41,10 +56,7 @@ START_TEST(test_short_launches_alone_run_natively)
     aos_test_status_elastic(getpid(), &kernels, &launches1);
     ck_assert_int_eq(aos_test_status_solo(getpid()) - solo0, AFTER);
     ck_assert_int_eq(launches1, launches0);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    app_close(ctx, q, p, k);
 }
 END_TEST
 
@@ -84,10 +96,7 @@ START_TEST(test_solo_launch_in_two_dimensions_with_an_offset)
     }
     ck_assert_int_ge(aos_test_status_solo(getpid()) - solo0, RUNS / 2);
     clReleaseMemObject(m);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    app_close(ctx, q, p, k);
 }
 END_TEST
 
@@ -99,9 +108,8 @@ START_TEST(test_many_launches_queued_at_once_run_solo)
     enum { QUEUED = 24, QUEUED_ROUNDS = 1000 }; /* measured at about 0.5 ms each: 12 ms together */
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = aos_test_kernel(p, "queued");
+    cl_program p;
+    cl_kernel k = app_open(&ctx, &q, &p, "queued");
     ck_assert_int_eq(aos_test_train_until_solo_at(ctx, q, k, QUEUED_ROUNDS), 0);
     cl_int err;
     cl_event hold = clCreateUserEvent(ctx, &err);
@@ -120,10 +128,7 @@ START_TEST(test_many_launches_queued_at_once_run_solo)
     }
     ck_assert_int_eq(solo, QUEUED);
     clReleaseEvent(hold);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    app_close(ctx, q, p, k);
 }
 END_TEST
 
@@ -136,9 +141,8 @@ START_TEST(test_short_launches_do_not_wake_the_event_watcher_each)
     enum { LAUNCHES = 300 };
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = aos_test_kernel(p, "short_solo");
+    cl_program p;
+    cl_kernel k = app_open(&ctx, &q, &p, "short_solo");
     ck_assert_int_eq(aos_test_train_until_solo(ctx, q, k), 0);
     long long sleeps0 = aos_test_daemon_thread_sleeps("aos-events"), solo0 = aos_test_status_solo(getpid());
     ck_assert_int_ge(sleeps0, 0);
@@ -152,10 +156,7 @@ START_TEST(test_short_launches_do_not_wake_the_event_watcher_each)
     /* A poll per 5 ms, twice that for slack, and never more than half the launches. */
     ck_assert_msg(sleeps <= (long long)(ms / 5.0) * 2 + 10 && sleeps < LAUNCHES / 2,
                   "the event watcher slept %lld times over %d launches in %.0f ms", sleeps, LAUNCHES, ms);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    app_close(ctx, q, p, k);
 }
 END_TEST
 
@@ -163,9 +164,8 @@ START_TEST(test_code_that_overran_its_estimate_runs_in_waves)
 {
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = aos_test_kernel(p, "variable");
+    cl_program p;
+    cl_kernel k = app_open(&ctx, &q, &p, "variable");
     ck_assert_int_eq(aos_test_train_until_solo(ctx, q, k), 0);
     long long solo0 = aos_test_status_solo(getpid());
     /* The same code on an argument that makes it some hundred times longer: measured short, it
@@ -178,10 +178,7 @@ START_TEST(test_code_that_overran_its_estimate_runs_in_waves)
     aos_test_status_elastic(getpid(), &kernels, &launches1);
     ck_assert_int_eq(aos_test_status_solo(getpid()), solo1);
     ck_assert_int_eq(launches1 - launches0, AFTER);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    app_close(ctx, q, p, k);
 }
 END_TEST
 
@@ -277,9 +274,8 @@ START_TEST(test_solo_launch_held_back_does_not_stop_others)
      * ended: the device is held for it a moment at most, not until then. */
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = aos_test_kernel(p, "long_other");
+    cl_program p;
+    cl_kernel k = app_open(&ctx, &q, &p, "long_other");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     ck_assert_int_eq(aos_test_short_launches(ctx, q, k, 1, SHORT_ROUNDS), 0);
@@ -289,10 +285,7 @@ START_TEST(test_solo_launch_held_back_does_not_stop_others)
     aos_test_gate_go(&gate, 1);
     ck_assert_int_eq(aos_test_reap(kid), 0);
     ck_assert_msg(took < 2.0, "the launch took %.2f s", took);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    app_close(ctx, q, p, k);
 }
 END_TEST
 
@@ -318,9 +311,8 @@ START_TEST(test_a_connected_neighbour_keeps_launches_logical)
     /* The neighbour launched and now idles, still connected: it may come back any moment. */
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = aos_test_kernel(p, "short_solo");
+    cl_program p;
+    cl_kernel k = app_open(&ctx, &q, &p, "short_solo");
     ck_assert_int_eq(aos_test_short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
     ck_assert_int_eq(aos_test_status_solo(getpid()), 0);
     aos_test_gate_go(&gate, 1);
@@ -334,10 +326,7 @@ START_TEST(test_a_connected_neighbour_keeps_launches_logical)
             usleep(20000);
     }
     ck_assert_int_ge(solo, 1);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    app_close(ctx, q, p, k);
 }
 END_TEST
 
