@@ -902,9 +902,13 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         groups = (uint32_t)remaining;
     double per_vgroup = l->ns_per_vgroup_one > 0 ? l->ns_per_vgroup_one / groups : 0.0;
     /* Lone: nobody else launched within a lone slice either, so a client between two launches
-     * (host work of up to that long) does not come back to a lone wave. */
+     * (host work of up to that long) does not come back to a lone wave. Not while the code is new
+     * to the device (no time per virtual group remembered): its first waves also time the
+     * device's compile, and the more waves after them, the sooner its estimate is the code's own
+     * (which solo launches wait for). */
     uint64_t lone_ns = aos_sched_lone_slice(slice_ns, (uint64_t)cfg->lone_slice_ms * 1000000ull);
-    uint64_t wave_slice = others ? response_slice(d, l, slice_ns) : others_present(d, l, lone_ns) ? slice_ns : lone_ns;
+    bool lone = !others && l->remembered_one > 0 && !others_present(d, l, lone_ns);
+    uint64_t wave_slice = others ? response_slice(d, l, slice_ns) : lone ? lone_ns : slice_ns;
     uint64_t vgroups = narrow ? groups : aos_sched_slice_vgroups(per_vgroup, wave_slice, remaining, groups);
     if (l->wave_vgroups && vgroups > (uint64_t)l->wave_vgroups * WAVE_GROWTH)
         vgroups = (uint64_t)l->wave_vgroups * WAVE_GROWTH; /* a mismeasured wave cannot end slicing */
