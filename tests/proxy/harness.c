@@ -179,6 +179,20 @@ cl_kernel aos_test_client_kernel(const char *source, const char *name, cl_contex
     return k;
 }
 
+cl_kernel aos_test_app_kernel(const char *source, const char *name, cl_context *ctx, cl_command_queue *queue)
+{
+    cl_kernel k = aos_test_client_kernel(source, name, ctx, queue);
+    ck_assert_msg(k != NULL, "no kernel %s", name);
+    return k;
+}
+
+void aos_test_app_release(cl_context ctx, cl_command_queue queue, cl_kernel kernel)
+{
+    clReleaseKernel(kernel);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(ctx);
+}
+
 cl_int aos_test_event_status(cl_event ev)
 {
     cl_int st = 1;

@@ -44,6 +44,10 @@ cl_kernel aos_test_kernel(cl_program program, const char *name);
 /* For a forked client: a context and queue, source built, and its kernel `name` (which keeps the
  * program); NULL when the kernel cannot be created, so the child can exit with its setup code. */
 cl_kernel aos_test_client_kernel(const char *source, const char *name, cl_context *ctx, cl_command_queue *queue);
+/* The same in a test: fails the test when the kernel cannot be created. Release the three with
+ * aos_test_app_release. */
+cl_kernel aos_test_app_kernel(const char *source, const char *name, cl_context *ctx, cl_command_queue *queue);
+void aos_test_app_release(cl_context ctx, cl_command_queue queue, cl_kernel kernel);
 /* CL_EVENT_COMMAND_EXECUTION_STATUS of ev. */
 cl_int aos_test_event_status(cl_event ev);
 

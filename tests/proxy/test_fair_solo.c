@@ -21,22 +21,6 @@ static char trace_path[64] = "/tmp/accelos-solo-trace-XXXXXX";
 static const char *src = AOS_SPIN_KERNEL("short_solo") AOS_SPIN_KERNEL("long_other") AOS_SPIN_KERNEL("variable")
     AOS_SPIN_KERNEL("queued");
 
-/* The application of most tests here: a context and queue, src built, and its kernel `name`. */
-static cl_kernel app_open(cl_context *ctx, cl_command_queue *q, cl_program *p, const char *name)
-{
-    aos_test_context(ctx, q);
-    *p = aos_test_build(*ctx, src, NULL);
-    return aos_test_kernel(*p, name);
-}
-
-static void app_close(cl_context ctx, cl_command_queue q, cl_program p, cl_kernel k)
-{
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
-}
-
 /* The long launch takes several whole-device slices (4 ms each). */
 enum { SHORT_GROUPS = AOS_SOLO_GROUPS, SHORT_ROUNDS = AOS_SOLO_ROUNDS, LOCAL = AOS_SOLO_LOCAL, AFTER = 6,
        LONG_GROUPS_PER_CU = 200, LONG_ROUNDS = 200000 };
@@ -45,8 +29,7 @@ START_TEST(test_short_launches_alone_run_natively)
 {
     cl_context ctx;
     cl_command_queue q;
-    cl_program p;
-    cl_kernel k = app_open(&ctx, &q, &p, "short_solo");
+    cl_kernel k = aos_test_app_kernel(src, "short_solo", &ctx, &q);
     /* The first launch measures the kernel in waves; once measured, the launches run solo. */
     ck_assert_int_eq(aos_test_train_until_solo(ctx, q, k), 0);
     long long kernels, launches0, launches1, solo0 = aos_test_status_solo(getpid());
@@ -56,7 +39,7 @@ START_TEST(test_short_launches_alone_run_natively)
     aos_test_status_elastic(getpid(), &kernels, &launches1);
     ck_assert_int_eq(aos_test_status_solo(getpid()) - solo0, AFTER);
     ck_assert_int_eq(launches1, launches0);
-    app_close(ctx, q, p, k);
+    aos_test_app_release(ctx, q, k);
 }
 END_TEST
 
@@ -71,9 +54,7 @@ START_TEST(test_solo_launch_in_two_dimensions_with_an_offset)
         "  out[y * w + x] = (int)(x * 1000 + y * 10 + get_local_id(0) % 4); }\n";
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, grid_src, NULL);
-    cl_kernel k = aos_test_kernel(p, "grid2d");
+    cl_kernel k = aos_test_app_kernel(grid_src, "grid2d", &ctx, &q);
     cl_int err, w = W;
     cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, W * H * sizeof(cl_int), NULL, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
@@ -96,7 +77,7 @@ START_TEST(test_solo_launch_in_two_dimensions_with_an_offset)
     }
     ck_assert_int_ge(aos_test_status_solo(getpid()) - solo0, RUNS / 2);
     clReleaseMemObject(m);
-    app_close(ctx, q, p, k);
+    aos_test_app_release(ctx, q, k);
 }
 END_TEST
 
@@ -108,8 +89,7 @@ START_TEST(test_many_launches_queued_at_once_run_solo)
     enum { QUEUED = 24, QUEUED_ROUNDS = 1000 }; /* measured at about 0.5 ms each: 12 ms together */
     cl_context ctx;
     cl_command_queue q;
-    cl_program p;
-    cl_kernel k = app_open(&ctx, &q, &p, "queued");
+    cl_kernel k = aos_test_app_kernel(src, "queued", &ctx, &q);
     ck_assert_int_eq(aos_test_train_until_solo_at(ctx, q, k, QUEUED_ROUNDS), 0);
     cl_int err;
     cl_event hold = clCreateUserEvent(ctx, &err);
@@ -128,7 +108,7 @@ START_TEST(test_many_launches_queued_at_once_run_solo)
     }
     ck_assert_int_eq(solo, QUEUED);
     clReleaseEvent(hold);
-    app_close(ctx, q, p, k);
+    aos_test_app_release(ctx, q, k);
 }
 END_TEST
 
@@ -141,8 +121,7 @@ START_TEST(test_short_launches_do_not_wake_the_event_watcher_each)
     enum { LAUNCHES = 300 };
     cl_context ctx;
     cl_command_queue q;
-    cl_program p;
-    cl_kernel k = app_open(&ctx, &q, &p, "short_solo");
+    cl_kernel k = aos_test_app_kernel(src, "short_solo", &ctx, &q);
     ck_assert_int_eq(aos_test_train_until_solo(ctx, q, k), 0);
     long long sleeps0 = aos_test_daemon_thread_sleeps("aos-events"), solo0 = aos_test_status_solo(getpid());
     ck_assert_int_ge(sleeps0, 0);
@@ -156,7 +135,7 @@ START_TEST(test_short_launches_do_not_wake_the_event_watcher_each)
     /* A poll per 5 ms, twice that for slack, and never more than half the launches. */
     ck_assert_msg(sleeps <= (long long)(ms / 5.0) * 2 + 10 && sleeps < LAUNCHES / 2,
                   "the event watcher slept %lld times over %d launches in %.0f ms", sleeps, LAUNCHES, ms);
-    app_close(ctx, q, p, k);
+    aos_test_app_release(ctx, q, k);
 }
 END_TEST
 
@@ -164,8 +143,7 @@ START_TEST(test_code_that_overran_its_estimate_runs_in_waves)
 {
     cl_context ctx;
     cl_command_queue q;
-    cl_program p;
-    cl_kernel k = app_open(&ctx, &q, &p, "variable");
+    cl_kernel k = aos_test_app_kernel(src, "variable", &ctx, &q);
     ck_assert_int_eq(aos_test_train_until_solo(ctx, q, k), 0);
     long long solo0 = aos_test_status_solo(getpid());
     /* The same code on an argument that makes it some hundred times longer: measured short, it
@@ -178,7 +156,7 @@ START_TEST(test_code_that_overran_its_estimate_runs_in_waves)
     aos_test_status_elastic(getpid(), &kernels, &launches1);
     ck_assert_int_eq(aos_test_status_solo(getpid()), solo1);
     ck_assert_int_eq(launches1 - launches0, AFTER);
-    app_close(ctx, q, p, k);
+    aos_test_app_release(ctx, q, k);
 }
 END_TEST
 
@@ -274,8 +252,7 @@ START_TEST(test_solo_launch_held_back_does_not_stop_others)
      * ended: the device is held for it a moment at most, not until then. */
     cl_context ctx;
     cl_command_queue q;
-    cl_program p;
-    cl_kernel k = app_open(&ctx, &q, &p, "long_other");
+    cl_kernel k = aos_test_app_kernel(src, "long_other", &ctx, &q);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     ck_assert_int_eq(aos_test_short_launches(ctx, q, k, 1, SHORT_ROUNDS), 0);
@@ -285,7 +262,7 @@ START_TEST(test_solo_launch_held_back_does_not_stop_others)
     aos_test_gate_go(&gate, 1);
     ck_assert_int_eq(aos_test_reap(kid), 0);
     ck_assert_msg(took < 2.0, "the launch took %.2f s", took);
-    app_close(ctx, q, p, k);
+    aos_test_app_release(ctx, q, k);
 }
 END_TEST
 
@@ -311,8 +288,7 @@ START_TEST(test_a_connected_neighbour_keeps_launches_logical)
     /* The neighbour launched and now idles, still connected: it may come back any moment. */
     cl_context ctx;
     cl_command_queue q;
-    cl_program p;
-    cl_kernel k = app_open(&ctx, &q, &p, "short_solo");
+    cl_kernel k = aos_test_app_kernel(src, "short_solo", &ctx, &q);
     ck_assert_int_eq(aos_test_short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
     ck_assert_int_eq(aos_test_status_solo(getpid()), 0);
     aos_test_gate_go(&gate, 1);
@@ -326,7 +302,7 @@ START_TEST(test_a_connected_neighbour_keeps_launches_logical)
             usleep(20000);
     }
     ck_assert_int_ge(solo, 1);
-    app_close(ctx, q, p, k);
+    aos_test_app_release(ctx, q, k);
 }
 END_TEST
 

@@ -47,10 +47,8 @@ START_TEST(test_solo_event_reports_its_kernel)
 {
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
+    cl_kernel k = aos_test_app_kernel(src, "spin", &ctx, &q);
     cl_command_queue other = aos_test_queue(ctx, 0);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = aos_test_kernel(p, "spin");
     cl_mem out = aos_test_buffer(ctx, N * sizeof(uint32_t), NULL);
     train(q, k, out);
 
@@ -80,11 +78,8 @@ START_TEST(test_solo_event_reports_its_kernel)
 
     clReleaseMemObject(fresh);
     clReleaseMemObject(out);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
     clReleaseCommandQueue(other);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    aos_test_app_release(ctx, q, k);
 }
 END_TEST
 
@@ -92,9 +87,7 @@ START_TEST(test_runaway_solo_launch_is_aborted)
 {
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = aos_test_kernel(p, "spin");
+    cl_kernel k = aos_test_app_kernel(src, "spin", &ctx, &q);
     cl_mem out = aos_test_buffer(ctx, N * sizeof(uint32_t), NULL);
     train(q, k, out);
 
@@ -120,10 +113,7 @@ START_TEST(test_runaway_solo_launch_is_aborted)
     ck_assert_int_eq(aos_test_status_solo(getpid()) - solo0, 1);
 
     clReleaseMemObject(out);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    aos_test_app_release(ctx, q, k);
 }
 END_TEST
 
