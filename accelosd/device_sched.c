@@ -906,7 +906,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
      * to the device (no time per virtual group remembered): its first waves also time the
      * device's compile, and the more waves after them, the sooner its estimate is the code's own
      * (which solo launches wait for). */
-    uint64_t lone_ns = aos_sched_lone_slice(slice_ns, (uint64_t)cfg->lone_slice_ms * 1000000ull);
+    uint64_t lone_ns = aos_sched_config_lone_ns(cfg);
     bool lone = !others && l->remembered_one > 0 && !others_present(d, l, lone_ns);
     uint64_t wave_slice = others ? response_slice(d, l, slice_ns) : lone ? lone_ns : slice_ns;
     uint64_t vgroups = narrow ? groups : aos_sched_slice_vgroups(per_vgroup, wave_slice, remaining, groups);

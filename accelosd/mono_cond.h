@@ -50,4 +50,15 @@ static inline bool aos_thread_start_detached(void *(*fn)(void *), void *arg)
     return ok;
 }
 
+/* Starts a poller on first use: its monotonic condition variable, then fn on a detached thread.
+ * The caller holds the lock that guards *started; true once the thread runs. */
+static inline bool aos_poller_start_locked(bool *started, pthread_cond_t *cond, void *(*fn)(void *))
+{
+    if (*started)
+        return true;
+    aos_cond_init_monotonic(cond);
+    *started = aos_thread_start_detached(fn, NULL);
+    return *started;
+}
+
 #endif

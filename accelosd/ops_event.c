@@ -243,16 +243,6 @@ static void *watcher_main(void *arg)
     return NULL;
 }
 
-/* Starts the watcher thread on first use. Caller holds watcher.lock. */
-static bool watcher_start_locked(void)
-{
-    if (watcher.started)
-        return true;
-    aos_cond_init_monotonic(&watcher.cond);
-    watcher.started = aos_thread_start_detached(watcher_main, NULL);
-    return watcher.started;
-}
-
 cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data)
 {
     struct done_watch *w = calloc(1, sizeof(*w));
@@ -266,7 +256,7 @@ cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data)
     uint64_t token = w->token; /* w may be gone once it is on the list */
     NATIVE(ev, clRetainEvent)(ev);
     pthread_mutex_lock(&watcher.lock);
-    if (!watcher_start_locked()) {
+    if (!aos_poller_start_locked(&watcher.started, &watcher.cond, watcher_main)) {
         pthread_mutex_unlock(&watcher.lock);
         aos_token_withdraw(token);
         NATIVE(ev, clReleaseEvent)(ev);

@@ -140,8 +140,7 @@ static bool unpredictable_locked(uint64_t code_key)
  * launch at least. */
 static uint64_t inflight_limit_ns(const struct aos_sched_config *cfg)
 {
-    uint64_t one = (uint64_t)cfg->solo_native_us * 1000ull;
-    uint64_t wave = aos_sched_lone_slice((uint64_t)cfg->slice_ms * 1000000ull, (uint64_t)cfg->lone_slice_ms * 1000000ull);
+    uint64_t one = (uint64_t)cfg->solo_native_us * 1000ull, wave = aos_sched_config_lone_ns(cfg);
     return wave > one ? wave : one;
 }
 
@@ -359,21 +358,11 @@ static void *watch_main(void *arg)
     return NULL;
 }
 
-/* Starts the watchdog thread on first use. Caller holds solo_lock. */
-static bool watch_start_locked(void)
-{
-    if (watch.started)
-        return true;
-    aos_cond_init_monotonic(&watch.cond);
-    watch.started = aos_thread_start_detached(watch_main, NULL);
-    return watch.started;
-}
-
 /* Puts c on the watchdog's list (a reference and its own one on c->ev). */
 static void watch_add(struct aos_solo_claim *c)
 {
     pthread_mutex_lock(&solo_lock);
-    if (watch_start_locked()) {
+    if (aos_poller_start_locked(&watch.started, &watch.cond, watch_main)) {
         NATIVE(c->ev, clRetainEvent)(c->ev);
         atomic_fetch_add(&c->refs, 1);
         bool asleep = !watch.head; /* otherwise it polls already: no wake-up per launch */

@@ -54,8 +54,9 @@ void aos_solo_logical_end(uint32_t device, uint64_t client);
  * starts until they end (the last one to end nudges the device's scheduler), so a client
  * arriving meanwhile cannot put a whole-device wave in front of them; the owner's own launches
  * go on, since its solo launches may wait behind them on its queue. At most the expected time of
- * the solo launches in flight (solo_native_us at least) after the owner's last solo claim: a solo launch held back on its queue (behind a user event, say)
- * cannot keep the others waiting (the scheduler thread re-plans on its poll). */
+ * the solo launches in flight (solo_native_us at least) after the owner's last solo claim: a solo
+ * launch held back on its queue (behind a user event, say) cannot keep the others waiting (the
+ * scheduler thread re-plans on its poll). */
 uint64_t aos_solo_owner(uint32_t device);
 
 /* The client's session ended: it no longer makes the devices it launched on contended. */

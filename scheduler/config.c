@@ -35,6 +35,11 @@ void aos_sched_config_init(struct aos_sched_config *cfg)
 	};
 }
 
+uint64_t aos_sched_config_lone_ns(const struct aos_sched_config *cfg)
+{
+	return aos_sched_lone_slice((uint64_t)cfg->slice_ms * 1000000ull, (uint64_t)cfg->lone_slice_ms * 1000000ull);
+}
+
 void aos_sched_config_release(struct aos_sched_config *cfg)
 {
 	if (!cfg)

@@ -14,7 +14,8 @@
  *                                present, a wave's slice shrinks toward their shortest launch,
  *                                not below N us x (other clients present)^2 (aos_sched_response_slice)
  *   lone_slice_ms = N            0..60000 (0 = off), default 16: while no other client is
- *                                present, a wave's slice grows to N ms (aos_sched_lone_slice)
+ *                                present, a wave of code timed before grows to N ms
+ *                                (aos_sched_lone_slice)
  *   solo_native_us = N           0..1000000 (0 = off), default 2000: a launch expected to take
  *                                at most N us runs natively while its client has the device
  *                                to itself (no other client that launched on it connected);
@@ -95,6 +96,10 @@ struct aos_sched_config_errors {
  * anticipation, 250 us response floor, 16 ms lone slices, solo launches up to 2 ms, no weights. */
 void aos_sched_config_init(struct aos_sched_config *cfg);
 void aos_sched_config_release(struct aos_sched_config *cfg);
+
+/* The lone slice of cfg in ns (aos_sched_lone_slice of its slice_ms and lone_slice_ms): the
+ * longest a client that arrives waits for what a client alone has on the device. */
+uint64_t aos_sched_config_lone_ns(const struct aos_sched_config *cfg);
 
 /*
  * Parses `len` bytes of `text` (need not be NUL-terminated) over the values

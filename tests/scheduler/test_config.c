@@ -37,6 +37,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
 	ck_assert_uint_eq(cfg.response_floor_us, 250);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
+	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 16000000u);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
 	ck_assert_uint_eq(cfg.n_weights, 0);
 	ck_assert_ptr_null(cfg.weights);
@@ -71,6 +72,7 @@ START_TEST(good_file)
 	ck_assert_uint_eq(cfg.anticipate_us, 0);
 	ck_assert_uint_eq(cfg.response_floor_us, 0);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 0);
+	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 12000000u); /* off: the 12 ms slice */
 	ck_assert_uint_eq(cfg.solo_native_us, 500);
 	ck_assert_uint_eq(cfg.n_weights, 3);
 	ck_assert_str_eq(cfg.weights[0].client, "1000");
