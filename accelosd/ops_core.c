@@ -162,6 +162,68 @@ static bool param_is_handle(uint32_t kind, cl_uint p)
     }
 }
 
+static cl_int info_value(const void *v, size_t len, size_t size, void *value, size_t *size_ret)
+{
+    if (value && size < len)
+        return CL_INVALID_VALUE;
+    if (value)
+        memcpy(value, v, len);
+    if (size_ret)
+        *size_ret = len;
+    return CL_SUCCESS;
+}
+
+/* The execution status the application sees for event id. */
+static cl_int event_status(struct aos_session *s, uint64_t id, cl_int *status)
+{
+    cl_event ev = aos_handles_object(&s->handles, id, AOS_OBJ_EVENT);
+    if (!ev)
+        return CL_INVALID_EVENT;
+    if (aos_event_status_override(s, id, status))
+        return CL_SUCCESS;
+    return NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(*status), status, NULL);
+}
+
+static cl_int event_profiling(struct aos_session *s, uint64_t id, cl_uint param, size_t size, void *value,
+                              size_t *size_ret)
+{
+    struct aos_logical *logical = aos_event_logical(s, id);
+    if (logical)
+        return aos_logical_profiling(logical, param, size, value, size_ret);
+    cl_event ev = aos_event_profiling(s, id);
+    if (!ev)
+        return CL_INVALID_EVENT;
+    return NATIVE(ev, clGetEventProfilingInfo)(ev, param, size, value, size_ret);
+}
+
+/* One round trip instead of four for applications that time their commands. Only for a completed
+ * event, whose timestamps no longer change; otherwise the client asks param by param as before. */
+static cl_int event_profiling_all(struct aos_session *s, uint64_t id, cl_uint param, size_t size, void *value,
+                                  size_t *size_ret)
+{
+    static const cl_profiling_info params[AOS_PROFILING_ALL_COUNT] = {
+        CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
+        CL_PROFILING_COMMAND_END};
+    cl_ulong times[AOS_PROFILING_ALL_COUNT];
+    if (param != 0 || (value && size < sizeof(times)))
+        return CL_INVALID_VALUE;
+    cl_int status;
+    cl_int err = event_status(s, id, &status);
+    if (err != CL_SUCCESS)
+        return err;
+    if (status != CL_COMPLETE)
+        return CL_PROFILING_INFO_NOT_AVAILABLE;
+    for (size_t i = 0; i < AOS_PROFILING_ALL_COUNT; i++) {
+        size_t got = 0;
+        err = event_profiling(s, id, params[i], sizeof(times[i]), &times[i], &got);
+        if (err != CL_SUCCESS)
+            return err;
+        if (got != sizeof(times[i]))
+            return CL_PROFILING_INFO_NOT_AVAILABLE;
+    }
+    return info_value(times, sizeof(times), size, value, size_ret);
+}
+
 static cl_int query(struct aos_session *s, const struct aos_req_get_info *r, const void *in, size_t in_size,
                     size_t size, void *value, size_t *size_ret)
 {
@@ -241,25 +303,14 @@ static cl_int query(struct aos_session *s, const struct aos_req_get_info *r, con
         if (!(obj = aos_handles_object(t, r->id, AOS_OBJ_EVENT)))
             return CL_INVALID_EVENT;
         cl_int status;
-        if (r->param == CL_EVENT_COMMAND_EXECUTION_STATUS && aos_event_status_override(s, r->id, &status)) {
-            if (value && size < sizeof(status))
-                return CL_INVALID_VALUE;
-            if (value)
-                memcpy(value, &status, sizeof(status));
-            if (size_ret)
-                *size_ret = sizeof(status);
-            return CL_SUCCESS;
-        }
+        if (r->param == CL_EVENT_COMMAND_EXECUTION_STATUS && aos_event_status_override(s, r->id, &status))
+            return info_value(&status, sizeof(status), size, value, size_ret);
         return NATIVE(obj, clGetEventInfo)(obj, r->param, size, value, size_ret);
     }
-    case AOS_INFO_EVENT_PROFILING: {
-        struct aos_logical *logical = aos_event_logical(s, r->id);
-        if (logical)
-            return aos_logical_profiling(logical, r->param, size, value, size_ret);
-        if (!(obj = aos_event_profiling(s, r->id)))
-            return CL_INVALID_EVENT;
-        return NATIVE(obj, clGetEventProfilingInfo)(obj, r->param, size, value, size_ret);
-    }
+    case AOS_INFO_EVENT_PROFILING:
+        return event_profiling(s, r->id, r->param, size, value, size_ret);
+    case AOS_INFO_EVENT_PROFILING_ALL:
+        return event_profiling_all(s, r->id, r->param, size, value, size_ret);
     default:
         return CL_INVALID_VALUE;
     }

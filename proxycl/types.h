@@ -140,6 +140,8 @@ struct _cl_event {
     cl_command_type command_type;
     pthread_mutex_t lock;
     bool user_status_set;     /* user events: clSetUserEventStatus may be called once */
+    bool times_known;         /* times holds QUEUED..END: final once the event completed */
+    cl_ulong times[AOS_PROFILING_ALL_COUNT];
 };
 
 /* Generic callback list nodes. */

@@ -41,8 +41,13 @@ enum aos_info_kind {
     AOS_INFO_EVENT = 13,
     AOS_INFO_EVENT_PROFILING = 14,
     AOS_INFO_KERNEL_SUB_GROUP = 15, /* aux = device id; input in the request tail */
-    AOS_INFO_KIND_COUNT = 16,
+    /* QUEUED, SUBMIT, START and END as cl_ulong[4] (param 0), answered only once the event has
+     * completed, so the client may keep them. */
+    AOS_INFO_EVENT_PROFILING_ALL = 16,
+    AOS_INFO_KIND_COUNT = 17,
 };
+
+enum { AOS_PROFILING_ALL_COUNT = 4 };
 
 enum aos_opcode {
     /* 0x00xx: session and generic object operations */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon_status.h"
 #include "harness.h"
 
 static const char *add_src =
@@ -446,6 +447,76 @@ START_TEST(test_profiling_is_monotonic)
 }
 END_TEST
 
+/* Eight queries of a completed event's timestamps: answered from one call to the daemon, the same
+ * each time, in order. Returns QUEUED..END. */
+static void profile_in_one_call(cl_event ev, const char *what, cl_ulong times[4])
+{
+    static const cl_profiling_info params[] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                               CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+    cl_ulong again[4];
+    long long calls_before = aos_test_status_count(getpid(), "calls");
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(clGetEventProfilingInfo(ev, params[i], sizeof(times[i]), &times[i], NULL), CL_SUCCESS);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(clGetEventProfilingInfo(ev, params[i], sizeof(again[i]), &again[i], NULL), CL_SUCCESS);
+    long long calls = aos_test_status_count(getpid(), "calls") - calls_before;
+    ck_assert_msg(calls == 1, "%s: eight profiling queries of a completed event took %lld calls to the daemon", what,
+                  calls);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(times[i], again[i]);
+    for (int i = 1; i < 4; i++)
+        ck_assert_msg(times[i - 1] <= times[i], "%s: profiling step %d after step %d", what, i - 1, i);
+}
+
+/* A completed event's four timestamps come in one round trip and are kept; a pending event's are
+ * not available, and asking for them early must not keep anything. */
+START_TEST(test_profiling_is_fetched_once_when_complete)
+{
+    cl_int err;
+    cl_event gate = clCreateUserEvent(ctx, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_event marker;
+    ck_assert_int_eq(clEnqueueMarkerWithWaitList(queue, 1, &gate, &marker), CL_SUCCESS);
+    ck_assert_int_eq(clFlush(queue), CL_SUCCESS);
+    cl_ulong t;
+    ck_assert_int_eq(clGetEventProfilingInfo(marker, CL_PROFILING_COMMAND_END, sizeof(t), &t, NULL),
+                     CL_PROFILING_INFO_NOT_AVAILABLE);
+    usleep(20000); /* the marker's end must come after this point */
+    ck_assert_int_eq(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    ck_assert_int_eq(clFinish(queue), CL_SUCCESS);
+    cl_ulong times[4];
+    profile_in_one_call(marker, "marker", times);
+    /* The end is the real one, not something kept from the early query: it follows the gate's
+     * 20 ms wait after the enqueue. */
+    ck_assert_uint_ge(times[3] - times[0], 20000000);
+    /* The size checks stay the native ones. */
+    ck_assert_int_eq(clGetEventProfilingInfo(marker, CL_PROFILING_COMMAND_START, 2, &t, NULL), CL_INVALID_VALUE);
+    size_t size = 0;
+    ck_assert_int_eq(clGetEventProfilingInfo(marker, CL_PROFILING_COMMAND_START, 0, NULL, &size), CL_SUCCESS);
+    ck_assert_uint_eq(size, sizeof(cl_ulong));
+
+    /* Kernel launches too, however the daemon ran them (logical or solo under fair, native under
+     * fifo), after a clFinish as applications that time kernels do. */
+    cl_program p = aos_test_build(ctx, add_src, NULL);
+    cl_kernel k = clCreateKernel(p, "add_one", &err);
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096 * sizeof(uint32_t), NULL, &err);
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+    size_t global = 4096, local = 64;
+    for (int launch = 0; launch < 12; launch++) {
+        cl_event run;
+        ck_assert_int_eq(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, &run), CL_SUCCESS);
+        ck_assert_int_eq(clFinish(queue), CL_SUCCESS);
+        profile_in_one_call(run, "kernel", times);
+        clReleaseEvent(run);
+    }
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseEvent(marker);
+    clReleaseEvent(gate);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("events");
@@ -459,6 +530,7 @@ int main(void)
     tcase_add_test(tc, test_failed_chain_released_early);
     tcase_add_test(tc, test_markers_and_barriers_with_wait_lists);
     tcase_add_test(tc, test_profiling_is_monotonic);
+    tcase_add_test(tc, test_profiling_is_fetched_once_when_complete);
     suite_add_tcase(s, tc);
     return aos_test_run_suite(s);
 }
