@@ -823,9 +823,19 @@ static uint32_t direct_width(const struct device_sched *d)
     return d->have_model && d->model.compute_units ? d->model.compute_units : 1;
 }
 
+/* A direct wave on fewer groups than compute units leaves the rest to other clients' waves, which
+ * start beside it (space sharing), unless it is expected to end within the response floor: a wave
+ * of another client started beside it would hold the whole device when it ends, so its client's
+ * next launch would wait a response slice where it waited a few microseconds (mri-gridding's
+ * one-group scans beside histo: bench/RESULTS.md §4, session 26). */
 static bool direct_is_narrow(const struct device_sched *d, const struct aos_logical *l)
 {
-    return l->direct && l->wave_groups < direct_width(d);
+    if (!l->direct || l->wave_groups >= direct_width(d))
+        return false;
+    double floor_ns = (double)aos_daemon_config_get()->response_floor_us * 1000.0;
+    bool short_wave = l->wave_groups && l->ns_per_vgroup_one > 0 &&
+                      l->ns_per_vgroup_one * l->wave_vgroups / l->wave_groups < floor_ns;
+    return !short_wave;
 }
 
 /* A direct wave's NDRange: a box of virtual groups (aos_vndrange_box_ndrange). */
@@ -1049,7 +1059,7 @@ static void plan(struct device_sched *d)
      * launches go on: a solo launch may wait behind them on its queue. */
     uint64_t solo_owner = aos_solo_owner(d->index);
     /* A direct wave takes the whole device: it starts alone, and nothing starts beside it. A
-     * narrow one (fewer virtual groups than compute units) leaves the rest to the others. */
+     * narrow one (fewer virtual groups than compute units, and not short) leaves the rest to the others. */
     bool busy = false, direct_running = false, idle = true;
     for (i = 0; i < n; i++) {
         bool wide = running[i] && !direct_is_narrow(d, ls[i]);

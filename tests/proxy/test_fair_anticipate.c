@@ -19,17 +19,18 @@
 
 static char trace_path[64] = "/tmp/accelos-anticipate-trace-XXXXXX";
 
-static const char *src = AOS_SPIN_KERNEL("long_launch") AOS_SPIN_KERNEL("short_burst") AOS_SPIN_KERNEL("short_waited");
+static const char *src = AOS_SPIN_KERNEL("long_launch") AOS_SPIN_KERNEL("short_burst") AOS_SPIN_KERNEL("short_waited")
+    AOS_SPIN_KERNEL("one_group");
 
 /* Long slices, so a slice between two short launches cannot hide in the machine's noise. The long
  * launch is many groups of about a millisecond each, several slices in all. */
 enum { SLICE_MS = 20, LOCAL = 16, LONG_GROUPS_PER_CU = 200, LONG_ROUNDS = 200000, SHORT_GROUPS = 16,
        SHORT_ROUNDS = 2000, SHORT_LAUNCHES = 6, WAITED_LAUNCHES = 10, WARM_LAUNCHES = 3,
-       ANTICIPATE_US = 20000 };
+       ANTICIPATE_US = 20000, RESPONSE_FLOOR_US = SLICE_MS * 1000 };
 
-/* How client 1 sends its short launches: all queued at once, or each waited for before the next
- * (set before the clients are forked). */
-static bool short_waited;
+/* How client 1 sends its short launches: all queued at once, or each waited for before the next,
+ * or queued at once with one work-group each (set before the clients are forked). */
+static bool short_waited, one_group;
 
 /* Client 1's n launches one at a time, each finished and checked before the next is sent: between
  * two of them the device has nothing of this client queued. 0, or 1 wrong results, 3 setup. */
@@ -45,11 +46,13 @@ static int client(int index, void *arg)
     struct aos_test_long_short *gates = arg;
     cl_context ctx;
     cl_command_queue q;
-    const char *name = index == 0 ? "long_launch" : short_waited ? "short_waited" : "short_burst";
+    const char *name = index == 0 ? "long_launch" : short_waited ? "short_waited" : one_group ? "one_group" : "short_burst";
+    size_t short_groups = one_group ? 1 : SHORT_GROUPS;
     cl_kernel k = aos_test_client_kernel(src, name, &ctx, &q);
     /* Launches sent one by one are warmed up alone first: on a cold machine the device compiles
      * the kernel's first boxes during its first launches, which then run in several waves. */
     if (!k || (index == 1 && short_waited && waited_launches(ctx, q, k, WARM_LAUNCHES) != 0) ||
+        (index == 1 && one_group && aos_spin_waited_launches(ctx, q, k, WARM_LAUNCHES, 1, LOCAL, SHORT_ROUNDS) != 0) ||
         !aos_test_gate_sync(&gates->start))
         return 3;
     if (index == 0) {
@@ -65,12 +68,12 @@ static int client(int index, void *arg)
         return waited_launches(ctx, q, k, WAITED_LAUNCHES);
     cl_mem outs[SHORT_LAUNCHES];
     for (int i = 0; i < SHORT_LAUNCHES; i++)
-        if (!(outs[i] = aos_spin_enqueue(ctx, q, k, SHORT_GROUPS, LOCAL, SHORT_ROUNDS)))
+        if (!(outs[i] = aos_spin_enqueue(ctx, q, k, short_groups, LOCAL, SHORT_ROUNDS)))
             return 3;
     if (clFinish(q) != CL_SUCCESS)
         return 3;
     for (int i = 0; i < SHORT_LAUNCHES; i++) {
-        int rc = aos_spin_check_sample(q, outs[i], SHORT_GROUPS * LOCAL, SHORT_ROUNDS);
+        int rc = aos_spin_check_sample(q, outs[i], short_groups * LOCAL, SHORT_ROUNDS);
         if (rc)
             return rc;
     }
@@ -83,6 +86,7 @@ static int client(int index, void *arg)
 static void expect_few_slices_between(bool waited, const char *short_name, int skip, int launches, int max_slices)
 {
     short_waited = waited;
+    one_group = strcmp(short_name, "one_group") == 0;
     /* Nothing here touches OpenCL before the fork: each child is its own client. The short launches
      * come once the long launch is past its first, measuring waves: its waves are whole slices. */
     struct aos_test_long_short gates;
@@ -99,7 +103,7 @@ static void expect_few_slices_between(bool waited, const char *short_name, int s
     for (int i = 1; i <= launches; i++) {
         ck_assert_msg(trace_find_nth(trace_path, pattern, skip + i, line, sizeof(line)),
                       "no trace line for short launch %d", i);
-        ck_assert_uint_eq(trace_field(line, "virtual_groups_done"), SHORT_GROUPS);
+        ck_assert_uint_eq(trace_field(line, "virtual_groups_done"), one_group ? 1 : SHORT_GROUPS);
         unsigned long long start = trace_first_wave_ns(line), end = trace_field(line, "ended_host_ns");
         if (prev_end) {
             fprintf(stderr, "fair_anticipate: short launch %d started %.3f ms after the one before\n", i,
@@ -134,17 +138,31 @@ START_TEST(test_launches_sent_one_by_one_keep_the_device)
 }
 END_TEST
 
+/* Launches of one work-group use one compute unit of the CPU device. While one runs, a wave of
+ * the long launch could start on the others (space sharing); it would then hold the whole device
+ * when the short one ends, and the next short launch would wait for it. A wave that short is not
+ * worth sharing the device beside: the long launch waits for it. */
+START_TEST(test_one_group_launches_keep_the_device)
+{
+    expect_few_slices_between(false, "one_group", WARM_LAUNCHES, SHORT_LAUNCHES, 1);
+}
+END_TEST
+
 int main(void)
 {
-    char config[64];
+    char config[128];
     /* A window of 20 ms (1 ms by default): on a loaded machine (a sanitizer build beside another
      * test) a client's round trip between two launches took 2-5 ms for seconds at a time. */
-    snprintf(config, sizeof(config), "slice_ms = %d\nanticipate_us = %d\n", SLICE_MS, ANTICIPATE_US);
+    /* Waves of the long launch a whole slice long beside the short client too (the response floor,
+     * 250 µs by default), so that one between two short launches shows in the gaps. */
+    snprintf(config, sizeof(config), "slice_ms = %d\nanticipate_us = %d\nresponse_floor_us = %d\n", SLICE_MS,
+             ANTICIPATE_US, RESPONSE_FLOOR_US);
     Suite *s = suite_create("fair_anticipate");
     TCase *tc = tcase_create("fair_anticipate");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_queued_launches_keep_the_device);
     tcase_add_test(tc, test_launches_sent_one_by_one_keep_the_device);
+    tcase_add_test(tc, test_one_group_launches_keep_the_device);
     suite_add_tcase(s, tc);
     return aos_test_run_suite_fair_traced(s, trace_path, config);
 }
