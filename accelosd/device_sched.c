@@ -396,8 +396,10 @@ static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
  * Druschel's for disks), while its virtual time is not ahead of the next ready client's, and its
  * launch runs first when it comes. The wait is charged to its virtual time as whole-device use:
  * holding cannot idle the device for free. Until then it stays active in virtual time, so it keeps
- * its place instead of rejoining at the system's virtual time. (Holding while up to a slice ahead,
- * the denial rule's margin, measured worse: bench/RESULTS.md §4, session 12.)
+ * its place instead of rejoining at the system's virtual time. A client whose next launch is already
+ * queued is also held for while at most anticipate_lead_us ahead (aos_sched_hold_allowed): the
+ * launch is ready within microseconds. (Holding for any expected client while up to a slice
+ * ahead, the denial rule's margin, measured worse: bench/RESULTS.md §4, sessions 12 and 16.)
  */
 static uint64_t anticipate_ns(void)
 {
@@ -514,10 +516,12 @@ static bool hold_for_expected(struct device_sched *d, double next_vtime)
 {
     if (d->hold_client)
         return true;
+    uint64_t lead_ns = (uint64_t)aos_daemon_config_get()->anticipate_lead_us * 1000ull;
     for (uint32_t i = 0; i < RECENT_ENDS; i++) {
         const struct recent_end *e = &d->recent[i];
         double vtime = 0;
-        if (!e->lingering || aos_sched_vt_get(d->vt, e->client, &vtime, NULL) != 0 || vtime > next_vtime)
+        if (!e->lingering || aos_sched_vt_get(d->vt, e->client, &vtime, NULL) != 0 ||
+            !aos_sched_hold_allowed(vtime, next_vtime, client_has_gated(d, e->client), lead_ns))
             continue;
         d->hold_client = e->client;
         d->hold_start_ns = aos_now_ns();

@@ -234,6 +234,12 @@ uint64_t aos_sched_response_slice(uint64_t slice_ns, uint64_t shortest_ns, uint3
 	return s < slice_ns ? s : slice_ns;
 }
 
+bool aos_sched_hold_allowed(double client_vtime, double next_vtime, bool next_queued, uint64_t lead_ns)
+{
+	double limit = next_vtime + (next_queued ? (double)lead_ns : 0.0);
+	return client_vtime <= limit;
+}
+
 uint64_t aos_sched_lone_slice(uint64_t slice_ns, uint64_t lone_ns)
 {
 	return lone_ns > slice_ns ? lone_ns : slice_ns;

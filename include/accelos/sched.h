@@ -306,6 +306,18 @@ uint64_t aos_sched_response_slice(uint64_t slice_ns, uint64_t shortest_ns, uint3
  */
 uint64_t aos_sched_lone_slice(uint64_t slice_ns, uint64_t lone_ns);
 
+/*
+ * Anticipation: whether the device may stay idle for a client's expected
+ * launch, given its virtual time and that of the next ready client. Only
+ * while it is not ahead, so holding cannot take the device from a client that
+ * is owed it; but when its next launch is already queued behind the one that
+ * just ended, while at most lead_ns ahead: that launch is ready within
+ * microseconds, and without the hold it waits a whole wave of the other
+ * client's after every launch of its own that put it just ahead (4 and 8
+ * kernel mixes on the CPU device, bench/RESULTS.md §4 session 26).
+ */
+bool aos_sched_hold_allowed(double client_vtime, double next_vtime, bool next_queued, uint64_t lead_ns);
+
 /* ------------------------------------------------------------------------ */
 /* Policies (scheduler/policy.c)                                            */
 /* ------------------------------------------------------------------------ */

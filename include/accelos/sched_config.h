@@ -10,6 +10,10 @@
  *   anticipate_us = N            0..1000000 (0 = off), default 1000: how long the device waits
  *                                for a client's next launch, queued behind its last one or
  *                                expected from its habit of sending the next at once
+ *   anticipate_lead_us = N       0..1000000, default 500: a client whose next launch is already
+ *                                queued behind the one that ended is waited for while at most
+ *                                N us ahead of the next ready client in virtual time
+ *                                (aos_sched_hold_allowed)
  *   response_floor_us = N        0..1000000 (0 = off), default 250: while other clients are
  *                                present, a wave's slice shrinks toward their shortest launch,
  *                                not below N us x (other clients present)^2 (aos_sched_response_slice)
@@ -75,6 +79,7 @@ struct aos_sched_config {
 	uint32_t max_inflight_per_client; /* 0 = unlimited */
 	uint32_t vgroup_timeout_ms;       /* 0 = no timeout */
 	uint32_t anticipate_us;           /* 0 = off */
+	uint32_t anticipate_lead_us;      /* 0: only while not ahead */
 	uint32_t response_floor_us;       /* 0 = off */
 	uint32_t lone_slice_ms;           /* 0 = off: slice_ms */
 	uint32_t solo_native_us;          /* 0 = off */
@@ -93,7 +98,7 @@ struct aos_sched_config_errors {
 };
 
 /* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, 1 ms
- * anticipation, 250 us response floor, 16 ms lone slices, solo launches up to 2 ms, no weights. */
+ * anticipation with a 500 us lead for queued launches, 250 us response floor, 16 ms lone slices, solo launches up to 2 ms, no weights. */
 void aos_sched_config_init(struct aos_sched_config *cfg);
 void aos_sched_config_release(struct aos_sched_config *cfg);
 

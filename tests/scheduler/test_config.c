@@ -35,6 +35,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(cfg.max_inflight_per_client, 64);
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
+	ck_assert_uint_eq(cfg.anticipate_lead_us, 500);
 	ck_assert_uint_eq(cfg.response_floor_us, 250);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 16000000u);
@@ -56,6 +57,7 @@ START_TEST(good_file)
 			   "max_inflight_per_client = 0\r\n"
 			   "vgroup_timeout_ms\t=\t2500\n"
 			   "anticipate_us = 0\n"
+			   "anticipate_lead_us = 0\n"
 			   "response_floor_us = 0\n"
 			   "lone_slice_ms = 0\n"
 			   "solo_native_us = 500\n"
@@ -70,6 +72,7 @@ START_TEST(good_file)
 	ck_assert_uint_eq(cfg.max_inflight_per_client, 0);
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 2500);
 	ck_assert_uint_eq(cfg.anticipate_us, 0);
+	ck_assert_uint_eq(cfg.anticipate_lead_us, 0);
 	ck_assert_uint_eq(cfg.response_floor_us, 0);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 0);
 	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 12000000u); /* off: the 12 ms slice */
@@ -78,10 +81,10 @@ START_TEST(good_file)
 	ck_assert_str_eq(cfg.weights[0].client, "1000");
 	ck_assert_uint_eq(cfg.weights[0].weight, 3);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_LOOP);
-	ck_assert_uint_eq(cfg.weights[0].line, 12);
+	ck_assert_uint_eq(cfg.weights[0].line, 13);
 	ck_assert_str_eq(cfg.weights[1].client, "render-farm");
 	ck_assert_str_eq(cfg.weights[2].client, "7");
-	ck_assert_uint_eq(cfg.weights[2].line, 14);
+	ck_assert_uint_eq(cfg.weights[2].line, 15);
 }
 END_TEST
 
@@ -94,6 +97,7 @@ START_TEST(shipped_example_parses)
 	ck_assert_uint_eq(cfg.max_inflight_per_client, 64);
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
+	ck_assert_uint_eq(cfg.anticipate_lead_us, 500);
 	ck_assert_uint_eq(cfg.response_floor_us, 250);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
@@ -128,6 +132,7 @@ static const struct {
 	{ "max_inflight_per_client = 1000001", "from 0 to 1000000 (0 = unlimited)" },
 	{ "vgroup_timeout_ms = 3600001", "from 0 to 3600000 (0 = no timeout)" },
 	{ "anticipate_us = 1000001", "'anticipate_us' must be an integer from 0 to 1000000 (0 = off)" },
+	{ "anticipate_lead_us = 1000001", "'anticipate_lead_us' must be an integer from 0 to 1000000, got" },
 	{ "response_floor_us = 1000001", "'response_floor_us' must be an integer from 0 to 1000000 (0 = off)" },
 	{ "lone_slice_ms = 60001", "'lone_slice_ms' must be an integer from 0 to 60000 (0 = off)" },
 	{ "solo_native_us = -1", "'solo_native_us' must be an integer from 0 to 1000000 (0 = off)" },

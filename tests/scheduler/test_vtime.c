@@ -293,6 +293,32 @@ START_TEST(response_slice_table)
 }
 END_TEST
 
+/* Anticipation waits for a client not ahead of the next ready one; for one whose next launch is
+ * already queued, also while at most the lead ahead. */
+START_TEST(hold_allowed_table)
+{
+	static const struct {
+		double client, next;
+		bool queued;
+		uint64_t lead_ns;
+		bool expect;
+	} rows[] = {
+		{ 1e6, 2e6, false, 0, true },              /* behind */
+		{ 2e6, 2e6, false, 0, true },              /* level */
+		{ 2e6 + 1, 2e6, false, 500000, false },    /* ahead, nothing queued: no lead */
+		{ 2.4e6, 2e6, true, 500000, true },        /* queued, within the lead */
+		{ 2.5e6, 2e6, true, 500000, true },        /* ... at its edge */
+		{ 2.6e6, 2e6, true, 500000, false },       /* ... beyond it */
+		{ 2e6 + 1, 2e6, true, 0, false },          /* lead 0: as without a queued launch */
+		{ 1e15, 0, true, UINT64_MAX, true },       /* no overflow */
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_msg(aos_sched_hold_allowed(rows[i].client, rows[i].next, rows[i].queued, rows[i].lead_ns) ==
+				      rows[i].expect,
+			      "row %zu", i);
+}
+END_TEST
+
 /* A launch alone: waves of the lone slice, never shorter than the slice; the slice when off. */
 START_TEST(lone_slice_table)
 {
@@ -319,6 +345,7 @@ int main(void)
 	tcase_add_test(tc, equal_clients_rotate);
 	tcase_add_test(tc, response_slice_table);
 	tcase_add_test(tc, lone_slice_table);
+	tcase_add_test(tc, hold_allowed_table);
 	tcase_add_test(tc, newcomer_starts_at_minimum);
 	tcase_add_test(tc, idle_time_earns_no_credit_and_debt_stays);
 	tcase_add_test(tc, system_time_never_goes_back);
