@@ -25,7 +25,7 @@ static const char *src = AOS_SPIN_KERNEL("long_launch") AOS_SPIN_KERNEL("short_b
 /* Long slices, so a slice between two short launches cannot hide in the machine's noise. The long
  * launch is many groups of about a millisecond each, several slices in all. */
 enum { SLICE_MS = 20, LOCAL = 16, LONG_GROUPS_PER_CU = 200, LONG_ROUNDS = 200000, SHORT_GROUPS = 16,
-       SHORT_ROUNDS = 2000, SHORT_LAUNCHES = 6, WAITED_LAUNCHES = 10, WARM_LAUNCHES = 3,
+       SHORT_ROUNDS = 2000, SHORT_LAUNCHES = 6, ONE_GROUP_LAUNCHES = 8, WAITED_LAUNCHES = 10, WARM_LAUNCHES = 3,
        ANTICIPATE_US = 20000, RESPONSE_FLOOR_US = SLICE_MS * 1000 };
 
 /* How client 1 sends its short launches: all queued at once, or each waited for before the next,
@@ -66,13 +66,14 @@ static int client(int index, void *arg)
         return 3;
     if (short_waited)
         return waited_launches(ctx, q, k, WAITED_LAUNCHES);
-    cl_mem outs[SHORT_LAUNCHES];
-    for (int i = 0; i < SHORT_LAUNCHES; i++)
+    cl_mem outs[ONE_GROUP_LAUNCHES];
+    int launches = one_group ? ONE_GROUP_LAUNCHES : SHORT_LAUNCHES;
+    for (int i = 0; i < launches; i++)
         if (!(outs[i] = aos_spin_enqueue(ctx, q, k, short_groups, LOCAL, SHORT_ROUNDS)))
             return 3;
     if (clFinish(q) != CL_SUCCESS)
         return 3;
-    for (int i = 0; i < SHORT_LAUNCHES; i++) {
+    for (int i = 0; i < launches; i++) {
         int rc = aos_spin_check_sample(q, outs[i], short_groups * LOCAL, SHORT_ROUNDS);
         if (rc)
             return rc;
@@ -82,8 +83,9 @@ static int client(int index, void *arg)
 
 /* Runs the two clients (short ones sent as `waited` says) and checks that a slice of the long
  * launch ran between at most max_slices pairs of the short client's `launches` launches of kernel
- * `short_name` after its first `skip` ones. */
-static void expect_few_slices_between(bool waited, const char *short_name, int skip, int launches, int max_slices)
+ * `short_name` after its first `skip` ones, not counting the first `settle` gaps. */
+static void expect_few_slices_between(bool waited, const char *short_name, int skip, int launches, int settle,
+                                      int max_slices)
 {
     short_waited = waited;
     one_group = strcmp(short_name, "one_group") == 0;
@@ -105,7 +107,7 @@ static void expect_few_slices_between(bool waited, const char *short_name, int s
                       "no trace line for short launch %d", i);
         ck_assert_uint_eq(trace_field(line, "virtual_groups_done"), one_group ? 1 : SHORT_GROUPS);
         unsigned long long start = trace_first_wave_ns(line), end = trace_field(line, "ended_host_ns");
-        if (prev_end) {
+        if (prev_end && i > settle + 1) {
             fprintf(stderr, "fair_anticipate: short launch %d started %.3f ms after the one before\n", i,
                     (double)(start - prev_end) / 1e6);
             gaps += start >= prev_end + SLICE_MS * 1000000ull / 4;
@@ -118,12 +120,12 @@ static void expect_few_slices_between(bool waited, const char *short_name, int s
     ck_assert_msg(prev_end < long_end, "the long launch ended %.1f ms before the short ones",
                   (double)(prev_end - long_end) / 1e6);
     ck_assert_msg(gaps <= max_slices, "a slice of the long launch ran between %d of %d pairs of short launches",
-                  gaps, launches - 1);
+                  gaps, launches - 1 - settle);
 }
 
 START_TEST(test_queued_launches_keep_the_device)
 {
-    expect_few_slices_between(false, "short_burst", 0, SHORT_LAUNCHES, 1);
+    expect_few_slices_between(false, "short_burst", 0, SHORT_LAUNCHES, 0, 1);
 }
 END_TEST
 
@@ -134,17 +136,19 @@ START_TEST(test_launches_sent_one_by_one_keep_the_device)
 {
     /* Without it a slice runs between every two; with it, typically after the first (the short
      * client joins level in virtual time) and a few more while a slow round trip outgrows the hold. */
-    expect_few_slices_between(true, "short_waited", WARM_LAUNCHES, WAITED_LAUNCHES, 4);
+    expect_few_slices_between(true, "short_waited", WARM_LAUNCHES, WAITED_LAUNCHES, 0, 4);
 }
 END_TEST
 
 /* Launches of one work-group use one compute unit of the CPU device. While one runs, a wave of
  * the long launch could start on the others (space sharing); it would then hold the whole device
  * when the short one ends, and the next short launch would wait for it. A wave that short is not
- * worth sharing the device beside: the long launch waits for it. */
+ * worth sharing the device beside: the long launch waits for it. The first two may still gap: on a
+ * cold cache under the sanitizers the kernel's time may not be known yet, or its first launches,
+ * charged slowly, put the client ahead (a fresh-clone CI run: gaps before launches 2 and 3). */
 START_TEST(test_one_group_launches_keep_the_device)
 {
-    expect_few_slices_between(false, "one_group", WARM_LAUNCHES, SHORT_LAUNCHES, 1);
+    expect_few_slices_between(false, "one_group", WARM_LAUNCHES, ONE_GROUP_LAUNCHES, 2, 1);
 }
 END_TEST
 
