@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "accelos/futex.h"
+#include "accelos/info_value.h"
 #include "accelos/log.h"
 #include "accelos/sched.h"
 #include "accelos/sched_config.h"
@@ -145,13 +146,7 @@ cl_int aos_logical_profiling(struct aos_logical *l, cl_profiling_info param, siz
     case CL_PROFILING_COMMAND_COMPLETE: v = l->end_ns; break;
     default: return CL_INVALID_VALUE;
     }
-    if (value && size < sizeof(v))
-        return CL_INVALID_VALUE;
-    if (value)
-        memcpy(value, &v, sizeof(v));
-    if (size_ret)
-        *size_ret = sizeof(v);
-    return CL_SUCCESS;
+    return aos_info_value(&v, sizeof(v), size, value, size_ret);
 }
 
 /* The client's weight from the configuration: by uid, else by process name. Looked up at the

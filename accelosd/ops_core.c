@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accelos/info_value.h"
 #include "logical.h"
 #include "ops.h"
 #include "vendor.h"
@@ -162,17 +163,6 @@ static bool param_is_handle(uint32_t kind, cl_uint p)
     }
 }
 
-static cl_int info_value(const void *v, size_t len, size_t size, void *value, size_t *size_ret)
-{
-    if (value && size < len)
-        return CL_INVALID_VALUE;
-    if (value)
-        memcpy(value, v, len);
-    if (size_ret)
-        *size_ret = len;
-    return CL_SUCCESS;
-}
-
 /* The execution status the application sees for event id. */
 static cl_int event_status(struct aos_session *s, uint64_t id, cl_int *status)
 {
@@ -221,7 +211,7 @@ static cl_int event_profiling_all(struct aos_session *s, uint64_t id, cl_uint pa
         if (got != sizeof(times[i]))
             return CL_PROFILING_INFO_NOT_AVAILABLE;
     }
-    return info_value(times, sizeof(times), size, value, size_ret);
+    return aos_info_value(times, sizeof(times), size, value, size_ret);
 }
 
 static cl_int query(struct aos_session *s, const struct aos_req_get_info *r, const void *in, size_t in_size,
@@ -300,11 +290,13 @@ static cl_int query(struct aos_session *s, const struct aos_req_get_info *r, con
                                                     size, value, size_ret);
     }
     case AOS_INFO_EVENT: {
+        if (r->param == CL_EVENT_COMMAND_EXECUTION_STATUS) {
+            cl_int status;
+            cl_int err = event_status(s, r->id, &status);
+            return err == CL_SUCCESS ? aos_info_value(&status, sizeof(status), size, value, size_ret) : err;
+        }
         if (!(obj = aos_handles_object(t, r->id, AOS_OBJ_EVENT)))
             return CL_INVALID_EVENT;
-        cl_int status;
-        if (r->param == CL_EVENT_COMMAND_EXECUTION_STATUS && aos_event_status_override(s, r->id, &status))
-            return info_value(&status, sizeof(status), size, value, size_ret);
         return NATIVE(obj, clGetEventInfo)(obj, r->param, size, value, size_ret);
     }
     case AOS_INFO_EVENT_PROFILING:

@@ -473,18 +473,6 @@ void aos_staging_free(struct aos_span span)
 
 /* ---- Info ------------------------------------------------------------------------------------ */
 
-cl_int aos_info_value(const void *src, size_t src_size, size_t size, void *value, size_t *size_ret)
-{
-    if (value) {
-        if (size < src_size)
-            return CL_INVALID_VALUE;
-        memcpy(value, src, src_size);
-    }
-    if (size_ret)
-        *size_ret = src_size;
-    return CL_SUCCESS;
-}
-
 cl_int aos_get_info_in(uint32_t kind, uint64_t id, uint64_t aux, cl_uint param, const void *in, size_t in_size,
                        size_t size, void *value, size_t *size_ret)
 {

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "accelos/info_value.h"
 #include "accelos/wire_core.h"
 #include "object.h"
 
@@ -93,8 +94,5 @@ cl_int aos_get_info(uint32_t kind, uint64_t id, uint64_t aux, cl_uint param, siz
 /* Same with input bytes (sub-group info). */
 cl_int aos_get_info_in(uint32_t kind, uint64_t id, uint64_t aux, cl_uint param, const void *in, size_t in_size,
                        size_t size, void *value, size_t *size_ret);
-
-/* Copies a locally known value following the clGet*Info contract. */
-cl_int aos_info_value(const void *src, size_t src_size, size_t size, void *value, size_t *size_ret);
 
 #endif
