@@ -28,9 +28,15 @@ enum { SLICE_MS = 20, LOCAL = 16, LONG_GROUPS_PER_CU = 200, LONG_ROUNDS = 200000
        SHORT_ROUNDS = 2000, SHORT_LAUNCHES = 6, ONE_GROUP_LAUNCHES = 8, WAITED_LAUNCHES = 10, WARM_LAUNCHES = 3,
        ANTICIPATE_US = 20000, RESPONSE_FLOOR_US = SLICE_MS * 1000 };
 
-/* How client 1 sends its short launches: all queued at once, or each waited for before the next,
- * or queued at once with one work-group each (set before the clients are forked). */
-static bool short_waited, one_group;
+/* How client 1 sends its short launches (set before the clients are forked), and the kernel each
+ * way uses, so that each run's launches are found in the trace. */
+enum short_mode { SHORT_BURST, SHORT_WAITED, SHORT_ONE_GROUP };
+static const char *const short_kernel[] = {
+    [SHORT_BURST] = "short_burst",     /* all queued at once */
+    [SHORT_WAITED] = "short_waited",   /* each waited for before the next */
+    [SHORT_ONE_GROUP] = "one_group",   /* queued at once, one work-group each */
+};
+static enum short_mode short_mode;
 
 /* Client 1's n launches one at a time, each finished and checked before the next is sent: between
  * two of them the device has nothing of this client queued. 0, or 1 wrong results, 3 setup. */
@@ -40,18 +46,19 @@ static int waited_launches(cl_context ctx, cl_command_queue q, cl_kernel k, int 
 }
 
 /* Client 0 runs the long launch; client 1, once told, queues its short launches all at once and
- * only then waits for them, or sends them one by one (short_waited). 0, or 1 wrong results, 3 setup. */
+ * only then waits for them, or sends them one by one (short_mode). 0, or 1 wrong results, 3 setup. */
 static int client(int index, void *arg)
 {
     struct aos_test_long_short *gates = arg;
     cl_context ctx;
     cl_command_queue q;
-    const char *name = index == 0 ? "long_launch" : short_waited ? "short_waited" : one_group ? "one_group" : "short_burst";
+    const char *name = index == 0 ? "long_launch" : short_kernel[short_mode];
+    bool one_group = short_mode == SHORT_ONE_GROUP;
     size_t short_groups = one_group ? 1 : SHORT_GROUPS;
     cl_kernel k = aos_test_client_kernel(src, name, &ctx, &q);
     /* Launches sent one by one are warmed up alone first: on a cold machine the device compiles
      * the kernel's first boxes during its first launches, which then run in several waves. */
-    if (!k || (index == 1 && short_waited && waited_launches(ctx, q, k, WARM_LAUNCHES) != 0) ||
+    if (!k || (index == 1 && short_mode == SHORT_WAITED && waited_launches(ctx, q, k, WARM_LAUNCHES) != 0) ||
         (index == 1 && one_group && aos_spin_waited_launches(ctx, q, k, WARM_LAUNCHES, 1, LOCAL, SHORT_ROUNDS) != 0) ||
         !aos_test_gate_sync(&gates->start))
         return 3;
@@ -64,9 +71,9 @@ static int client(int index, void *arg)
     }
     if (!aos_test_gate_sync(&gates->go))
         return 3;
-    if (short_waited)
+    if (short_mode == SHORT_WAITED)
         return waited_launches(ctx, q, k, WAITED_LAUNCHES);
-    cl_mem outs[ONE_GROUP_LAUNCHES];
+    cl_mem outs[SHORT_LAUNCHES > ONE_GROUP_LAUNCHES ? SHORT_LAUNCHES : ONE_GROUP_LAUNCHES];
     int launches = one_group ? ONE_GROUP_LAUNCHES : SHORT_LAUNCHES;
     for (int i = 0; i < launches; i++)
         if (!(outs[i] = aos_spin_enqueue(ctx, q, k, short_groups, LOCAL, SHORT_ROUNDS)))
@@ -81,21 +88,20 @@ static int client(int index, void *arg)
     return 0;
 }
 
-/* Runs the two clients (short ones sent as `waited` says) and checks that a slice of the long
- * launch ran between at most max_slices pairs of the short client's `launches` launches of kernel
- * `short_name` after its first `skip` ones, not counting the first `settle` gaps. */
-static void expect_few_slices_between(bool waited, const char *short_name, int skip, int launches, int settle,
-                                      int max_slices)
+/* Runs the two clients (short ones sent as `mode` says) and checks that a slice of the long launch
+ * ran between at most max_slices pairs of the short client's `launches` launches after its first
+ * `skip` ones, not counting the first `settle` gaps. */
+static void expect_few_slices_between(enum short_mode mode, int skip, int launches, int settle, int max_slices)
 {
-    short_waited = waited;
-    one_group = strcmp(short_name, "one_group") == 0;
+    short_mode = mode;
+    bool one_group = mode == SHORT_ONE_GROUP;
     /* Nothing here touches OpenCL before the fork: each child is its own client. The short launches
      * come once the long launch is past its first, measuring waves: its waves are whole slices. */
     struct aos_test_long_short gates;
     aos_test_long_short_run(client, &gates, 80000);
 
     char long_line[4096], line[4096], pattern[64];
-    snprintf(pattern, sizeof(pattern), "\"kernel\":\"%s\"", short_name);
+    snprintf(pattern, sizeof(pattern), "\"kernel\":\"%s\"", short_kernel[mode]);
     /* This run's: each run has one long launch. */
     ck_assert_msg(trace_find_last(trace_path, "\"kernel\":\"long_launch\"", long_line, sizeof(long_line)),
                   "no trace line for the long launch");
@@ -125,7 +131,7 @@ static void expect_few_slices_between(bool waited, const char *short_name, int s
 
 START_TEST(test_queued_launches_keep_the_device)
 {
-    expect_few_slices_between(false, "short_burst", 0, SHORT_LAUNCHES, 0, 1);
+    expect_few_slices_between(SHORT_BURST, 0, SHORT_LAUNCHES, 0, 1);
 }
 END_TEST
 
@@ -136,7 +142,7 @@ START_TEST(test_launches_sent_one_by_one_keep_the_device)
 {
     /* Without it a slice runs between every two; with it, typically after the first (the short
      * client joins level in virtual time) and a few more while a slow round trip outgrows the hold. */
-    expect_few_slices_between(true, "short_waited", WARM_LAUNCHES, WAITED_LAUNCHES, 0, 4);
+    expect_few_slices_between(SHORT_WAITED, WARM_LAUNCHES, WAITED_LAUNCHES, 0, 4);
 }
 END_TEST
 
@@ -148,7 +154,7 @@ END_TEST
  * charged slowly, put the client ahead (a fresh-clone CI run: gaps before launches 2 and 3). */
 START_TEST(test_one_group_launches_keep_the_device)
 {
-    expect_few_slices_between(false, "one_group", WARM_LAUNCHES, ONE_GROUP_LAUNCHES, 2, 1);
+    expect_few_slices_between(SHORT_ONE_GROUP, WARM_LAUNCHES, ONE_GROUP_LAUNCHES, 2, 1);
 }
 END_TEST
 
