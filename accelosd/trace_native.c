@@ -45,8 +45,11 @@ static void native_done(cl_int status, void *data)
         t.end_ns = now;
     }
     t.device_ns = t.end_ns - t.start_ns;
+    /* groups_over_time is on the host clock, as for logical launches: the start is the host's end
+     * less the run time (the device's clock may be another). */
+    uint64_t start_host = now - t.device_ns;
     t.history_n = 1;
-    t.history[0].t_ns = t.start_ns;
+    t.history[0].t_ns = start_host > n->enqueued_host_ns ? start_host : n->enqueued_host_ns;
     t.history[0].groups = n->groups;
     aos_trace_launch(&t);
     free(n);
