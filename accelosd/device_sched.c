@@ -81,6 +81,12 @@ struct recent_end {
     uint64_t launch_ns;     /* its launches' device time (waves summed), halved toward each new one */
 };
 
+/* A solo launch of a client the device was held for (aos_device_sched_held_solo_ended). */
+struct held_solo_end {
+    uint64_t client, claimed_ns, ended_ns, ran_ns;
+};
+#define HELD_SOLO_ENDS 16u
+
 /* A client whose session ended: forgotten once none of its launches is left on the device. */
 struct gone_client {
     struct gone_client *next;
@@ -100,6 +106,8 @@ struct device_sched {
     struct aos_logical_node *inbox, *inbox_tail;
     struct aos_logical *incoming;
     struct gone_client *gone;
+    struct held_solo_end solo_ends[HELD_SOLO_ENDS];
+    uint32_t solo_ends_n;
     bool poked, stopping;
     _Atomic bool has_launches; /* the stepper's list is not empty: the thread polls */
     /* Stepper only. */
@@ -118,6 +126,9 @@ struct device_sched {
     /* Anticipation: the device is held for this client's next launch until hold_until_ns. */
     uint64_t hold_client, hold_start_ns, hold_until_ns;
     _Atomic uint64_t wake_at_ns; /* the scheduler thread steps by then (0 = no hold) */
+    /* The hold, published for solo claims (aos_device_sched_held_for): its client (0 = none), its
+     * end, and how long a launch of the client may run natively meanwhile. */
+    _Atomic uint64_t held_client, held_until_ns, held_solo_ns;
     struct aos_event_park parked; /* failed user events and gates (event_park.h) */
 };
 
@@ -310,14 +321,14 @@ static bool client_has_gated(struct device_sched *d, uint64_t client)
 /* The slice l's next wave is sized to: shorter while clients of short launches are present, which
  * wait for the running wave (aos_sched_response_slice). Present: an active launch, or an end
  * within the last slice. */
-static uint64_t response_slice(struct device_sched *d, const struct aos_logical *l, uint64_t slice_ns)
+static uint64_t response_slice(struct device_sched *d, uint64_t client, uint64_t slice_ns)
 {
     uint64_t floor_ns = (uint64_t)aos_daemon_config_get()->response_floor_us * 1000u;
     uint64_t now = aos_now_ns(), shortest = 0;
     uint32_t others = 0;
     for (uint32_t i = 0; floor_ns && i < RECENT_ENDS; i++) {
         const struct recent_end *r = &d->recent[i];
-        if (!r->ns || r->client == l->client || !r->launch_ns ||
+        if (!r->ns || r->client == client || !r->launch_ns ||
             (now - r->ns >= slice_ns && !client_has_active(d, NULL, r->client)))
             continue;
         others++;
@@ -358,10 +369,11 @@ static uint64_t launch_ns_after(uint64_t before, const struct aos_logical *l)
     return before ? (before + l->device_ns) / 2 : l->device_ns;
 }
 
-/* Notes l's end; the device may hold for its client's next launch for hold_ns (0: not at all). */
-static void recent_end_note(struct device_sched *d, const struct aos_logical *l, uint64_t hold_ns)
+/* Notes the end of a launch of client's at ended_ns; the device may hold for its next launch for
+ * hold_ns (0: not at all). Returns the entry, whose launch_ns the caller updates. */
+static struct recent_end *recent_end_set(struct device_sched *d, uint64_t client, uint64_t ended_ns, uint64_t hold_ns)
 {
-    struct recent_end *slot = recent_of(d, l->client);
+    struct recent_end *slot = recent_of(d, client);
     bool same = slot != NULL;
     if (!slot) { /* the oldest entry goes */
         slot = &d->recent[d->recent_next];
@@ -369,10 +381,18 @@ static void recent_end_note(struct device_sched *d, const struct aos_logical *l,
         if (slot->lingering && !client_has_active(d, NULL, slot->client))
             aos_sched_vt_leave(d->vt, slot->client); /* pushed out: stop expecting it */
     }
-    *slot = (struct recent_end){.client = l->client, .ns = l->ended_host_ns, .lingering = hold_ns > 0,
+    *slot = (struct recent_end){.client = client, .ns = ended_ns, .lingering = hold_ns > 0,
                                 .hold_ns = hold_ns, .think_ns = same ? slot->think_ns : 0,
                                 .waves_at_end = d->waves_started, .unclear_gaps = same ? slot->unclear_gaps : 0,
-                                .launch_ns = launch_ns_after(same ? slot->launch_ns : 0, l)};
+                                .launch_ns = same ? slot->launch_ns : 0};
+    return slot;
+}
+
+/* Notes l's end (recent_end_set). */
+static void recent_end_note(struct device_sched *d, const struct aos_logical *l, uint64_t hold_ns)
+{
+    struct recent_end *e = recent_end_set(d, l->client, l->ended_host_ns, hold_ns);
+    e->launch_ns = launch_ns_after(e->launch_ns, l);
 }
 
 static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
@@ -422,13 +442,12 @@ static uint64_t anticipate_ns(void)
 #define THINK_MARGIN_NS 50000ull
 #define THINK_UNCLEAR_MAX 4u
 
-static void think_note(struct device_sched *d, const struct aos_logical *l)
+static void think_gap(struct device_sched *d, uint64_t client, uint64_t arrival_ns)
 {
-    struct recent_end *e = recent_of(d, l->client);
+    struct recent_end *e = recent_of(d, client);
     uint64_t window = anticipate_ns();
-    if (!e || !window || l->arrival_host_ns <= e->ns || client_has_active(d, NULL, l->client) ||
-        client_has_gated(d, l->client))
-        return; /* launches in a row: not a gap */
+    if (!e || !window || arrival_ns <= e->ns)
+        return;
     if (d->waves_started != e->waves_at_end) {
         /* Another client's wave ran in the gap: the client's own reads may have waited behind it,
          * so the gap says nothing, except that it was longer than a hold that ran out. After a
@@ -446,7 +465,7 @@ static void think_note(struct device_sched *d, const struct aos_logical *l)
         return;
     }
     e->unclear_gaps = 0;
-    uint64_t gap = l->arrival_host_ns - e->ns;
+    uint64_t gap = arrival_ns - e->ns;
     if (gap > 2 * window)
         gap = 2 * window;
     if (gap >= e->think_ns)
@@ -455,15 +474,23 @@ static void think_note(struct device_sched *d, const struct aos_logical *l)
         e->think_ns -= (e->think_ns - gap) / 8;
 }
 
+/* The gap before l's arrival, unless l came behind another launch of its client's. */
+static void think_note(struct device_sched *d, const struct aos_logical *l)
+{
+    if (client_has_active(d, NULL, l->client) || client_has_gated(d, l->client))
+        return; /* launches in a row: not a gap */
+    think_gap(d, l->client, l->arrival_host_ns);
+}
+
 /* How long to hold the device for client after its launch ended, 0 for not at all. */
-static uint64_t expected_hold_ns(struct device_sched *d, const struct aos_logical *ended)
+static uint64_t expected_hold_ns(struct device_sched *d, uint64_t client)
 {
     uint64_t window = anticipate_ns();
     if (!window)
         return 0;
-    if (client_has_gated(d, ended->client))
+    if (client_has_gated(d, client))
         return window;
-    const struct recent_end *e = recent_of(d, ended->client);
+    const struct recent_end *e = recent_of(d, client);
     if (!e)
         return 0; /* its first launch: many clients send only one */
     if (!e->think_ns)
@@ -481,6 +508,7 @@ static void hold_release(struct device_sched *d, uint64_t now)
         aos_sched_vt_charge(d->vt, d->hold_client, end - d->hold_start_ns, 1.0);
     d->hold_client = 0;
     d->hold_until_ns = 0;
+    atomic_store(&d->held_client, 0);
     atomic_store(&d->wake_at_ns, 0);
 }
 
@@ -526,6 +554,10 @@ static bool hold_for_expected(struct device_sched *d, double next_vtime)
         d->hold_client = e->client;
         d->hold_start_ns = aos_now_ns();
         d->hold_until_ns = e->ns + e->hold_ns;
+        uint64_t slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
+        atomic_store(&d->held_solo_ns, response_slice(d, e->client, slice_ns));
+        atomic_store(&d->held_until_ns, d->hold_until_ns);
+        atomic_store(&d->held_client, e->client);
         aos_log(AOS_LOG_DEBUG, "sched", "client %llu: device held up to %.3f ms for its next launch",
                 (unsigned long long)e->client, (double)e->hold_ns / 1e6);
         atomic_store(&d->wake_at_ns, d->hold_until_ns);
@@ -533,6 +565,36 @@ static bool hold_for_expected(struct device_sched *d, double next_vtime)
         return true;
     }
     return false;
+}
+
+/* ---- Held solo launches ------------------------------------------------------------------- */
+
+/*
+ * While the device is held for a client, a short launch of that client's runs natively on its
+ * queue (solo.c), without the gate, user event and wave of a logical launch: they cost a short
+ * kernel more than the kernel itself (Parboil's uniformAdd, 10-50 us: 1.9x its time alone as
+ * logical launches), and nobody else runs meanwhile anyway. It may take at most the response slice
+ * its wave would have had. Its end is an end as a logical launch's is: the hold is charged up to
+ * it, the gap before it is measured, and the device may be held again for the next.
+ */
+static void on_held_solo_end(struct device_sched *d, const struct held_solo_end *h)
+{
+    uint64_t now = aos_now_ns();
+    if (d->hold_client == h->client) {
+        if (d->hold_until_ns < now)
+            d->hold_until_ns = now; /* the device was the client's until now */
+        hold_release(d, now);
+    } else {
+        aos_sched_vt_charge(d->vt, h->client, h->ran_ns ? h->ran_ns : now - h->claimed_ns, 1.0);
+    }
+    think_gap(d, h->client, h->claimed_ns);
+    bool active = client_has_active(d, NULL, h->client);
+    uint64_t hold_ns = active ? 0 : expected_hold_ns(d, h->client);
+    struct recent_end *e = recent_end_set(d, h->client, h->ended_ns, hold_ns);
+    if (h->ran_ns)
+        e->launch_ns = e->launch_ns ? (e->launch_ns + h->ran_ns) / 2 : h->ran_ns;
+    if (!active && !hold_ns)
+        aos_sched_vt_leave(d->vt, h->client);
 }
 
 /* ---- Ending a launch ---------------------------------------------------------------------- */
@@ -584,7 +646,7 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
     l->state = AOS_LOGICAL_ENDED;
     /* A client whose next launch is expected soon stays active (anticipation). */
     bool active = client_has_active(d, l, l->client);
-    uint64_t hold_ns = active ? 0 : expected_hold_ns(d, l);
+    uint64_t hold_ns = active ? 0 : expected_hold_ns(d, l->client);
     recent_end_note(d, l, hold_ns);
     aos_solo_logical_end(d->index, l->client);
     if (!active && !hold_ns)
@@ -922,7 +984,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
      * (which solo launches wait for). */
     uint64_t lone_ns = aos_sched_config_lone_ns(cfg);
     bool lone = !others && l->remembered_one > 0 && !others_present(d, l, lone_ns);
-    uint64_t wave_slice = others ? response_slice(d, l, slice_ns) : lone ? lone_ns : slice_ns;
+    uint64_t wave_slice = others ? response_slice(d, l->client, slice_ns) : lone ? lone_ns : slice_ns;
     uint64_t vgroups = narrow ? groups : aos_sched_slice_vgroups(per_vgroup, wave_slice, remaining, groups);
     if (l->wave_vgroups && vgroups > (uint64_t)l->wave_vgroups * WAVE_GROWTH)
         vgroups = (uint64_t)l->wave_vgroups * WAVE_GROWTH; /* a mismeasured wave cannot end slicing */
@@ -1162,14 +1224,20 @@ static void step(struct device_sched *d)
         struct aos_logical_node *inbox = d->inbox;
         struct aos_logical *incoming = d->incoming;
         struct gone_client *gone = d->gone;
+        struct held_solo_end solo_ends[HELD_SOLO_ENDS];
+        uint32_t solo_ends_n = d->solo_ends_n;
+        memcpy(solo_ends, d->solo_ends, solo_ends_n * sizeof(solo_ends[0]));
         d->inbox = d->inbox_tail = NULL;
         d->incoming = NULL;
         d->gone = NULL;
+        d->solo_ends_n = 0;
         pthread_mutex_unlock(&d->lock);
-        if (!first && !inbox && !incoming && !gone)
+        if (!first && !inbox && !incoming && !gone && !solo_ends_n)
             return;
         take_incoming(d, incoming);
         take_inbox(d, inbox);
+        for (uint32_t i = 0; i < solo_ends_n; i++)
+            on_held_solo_end(d, &solo_ends[i]);
         watch(d);
         plan(d);
         reap(d);
@@ -1318,6 +1386,34 @@ void aos_device_sched_nudge(uint32_t device)
         return;
     /* poked: when a step is under way, it may be past its plan, so the thread steps again. */
     pthread_mutex_lock(&d->lock);
+    d->poked = true;
+    pthread_mutex_unlock(&d->lock);
+    kick(d);
+}
+
+uint64_t aos_device_sched_held_for(uint32_t device, uint64_t client)
+{
+    struct device_sched *d = sched_started(device);
+    if (!d || !client || atomic_load(&d->held_client) != client)
+        return 0;
+    uint64_t solo_ns = atomic_load(&d->held_solo_ns), until = atomic_load(&d->held_until_ns);
+    if (atomic_load(&d->held_client) != client)
+        return 0; /* another hold began meanwhile: the two fields may be its */
+    return aos_now_ns() < until ? solo_ns : 0;
+}
+
+void aos_device_sched_held_solo_ended(uint32_t device, uint64_t client, uint64_t claimed_ns, uint64_t ran_ns)
+{
+    struct device_sched *d = sched_started(device);
+    if (!d)
+        return;
+    pthread_mutex_lock(&d->lock);
+    if (d->solo_ends_n == HELD_SOLO_ENDS) /* only anticipation is lost: the oldest goes */
+        memmove(d->solo_ends, d->solo_ends + 1, (HELD_SOLO_ENDS - 1) * sizeof(d->solo_ends[0]));
+    else
+        d->solo_ends_n++;
+    d->solo_ends[d->solo_ends_n - 1] =
+        (struct held_solo_end){.client = client, .claimed_ns = claimed_ns, .ended_ns = aos_now_ns(), .ran_ns = ran_ns};
     d->poked = true;
     pthread_mutex_unlock(&d->lock);
     kick(d);

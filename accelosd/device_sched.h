@@ -54,6 +54,13 @@ uint64_t aos_device_sched_runaway_allowance_ns(const struct aos_device *dev, uin
  * again, on this thread when nobody is stepping. Any thread. */
 void aos_device_sched_nudge(uint32_t device);
 
+/* Whether device is held for client's next launch (anticipation, docs/scheduler.md §6): how long
+ * a launch of the client's may run natively now (a held solo launch, solo.h), else 0. Any thread. */
+uint64_t aos_device_sched_held_for(uint32_t device, uint64_t client);
+/* A held solo launch of client, claimed at claimed_ns, ended after running ran_ns (0: unknown): the
+ * hold is charged up to now, and the device may be held again for the client's next launch. */
+void aos_device_sched_held_solo_ended(uint32_t device, uint64_t client, uint64_t claimed_ns, uint64_t ran_ns);
+
 /* A session died: its launches stop at their next wave boundary. Any thread. */
 void aos_device_sched_poke(void);
 

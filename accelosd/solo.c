@@ -46,6 +46,8 @@ struct solo_device {
     uint32_t inflight;
     uint64_t inflight_ns;  /* their expected time */
     uint64_t shield_until_ns; /* other clients' waves wait for them until then (aos_solo_owner) */
+    bool held_inflight;       /* they were claimed while the device was held for their client */
+    uint64_t held_limit_ns;   /* then: how long they may take together */
 };
 
 struct aos_solo_fate {
@@ -68,6 +70,7 @@ struct aos_solo_claim {
     bool ended;            /* solo_end ran (solo_lock) */
     bool cold;             /* may also time the device's compile: no overrun counts */
     bool behind_own; /* the client's own logical launches were in flight: it may wait behind them */
+    bool held;       /* claimed while the device was held for the client, not alone: the scheduler hears of its end */
     struct aos_solo_claim *watch_next, *scan_next;
 };
 
@@ -149,6 +152,8 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
     const struct aos_sched_config *cfg = aos_daemon_config_get();
     uint64_t limit_ns = (uint64_t)cfg->solo_native_us * 1000ull, client = s->serial;
     uint64_t inflight_ns = inflight_limit_ns(cfg);
+    /* Held for: nobody else runs until its next launch (device_sched.c, held solo launches). */
+    uint64_t held_ns = device < AOS_MAX_DEVICES ? aos_device_sched_held_for(device, client) : 0;
     if (device >= AOS_MAX_DEVICES || !client || !code_key || !expected_ns || expected_ns > limit_ns)
         return NULL;
     struct aos_solo_claim *c = malloc(sizeof(*c));
@@ -167,11 +172,20 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
     present_note_locked(s, device);
     struct live_count *own = live_slot_locked(d, client, false);
     c->behind_own = own != NULL;
-    bool ok = d->present == 1 && !others_live_locked(d, client) && (!d->inflight || d->owner == client) &&
-              d->inflight < SOLO_MAX_INFLIGHT && d->inflight_ns + expected_ns <= inflight_ns &&
-              !unpredictable_locked(code_key);
+    bool alone = d->present == 1 && !others_live_locked(d, client);
+    /* Once one is claimed, the client's next ones (queued at once) join it within the same limit:
+     * the hold is over, since the scheduler sees them only when they end. */
+    if (d->inflight && d->held_inflight && d->owner == client)
+        held_ns = d->held_limit_ns;
+    bool held = !alone && held_ns && (!d->inflight || d->held_inflight) && d->inflight_ns + expected_ns <= held_ns;
+    bool ok = (alone || held) && (!d->inflight || d->owner == client) && d->inflight < SOLO_MAX_INFLIGHT &&
+              d->inflight_ns + expected_ns <= inflight_ns && !unpredictable_locked(code_key);
+    c->held = held;
     if (ok) {
         d->owner = client;
+        d->held_inflight = held;
+        if (held && d->inflight == 0)
+            d->held_limit_ns = held_ns;
         d->inflight++;
         d->inflight_ns += expected_ns;
         d->shield_until_ns = now + (d->inflight_ns > limit_ns ? d->inflight_ns : limit_ns);
@@ -273,7 +287,9 @@ static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
     bool last = !d->inflight;
     pthread_mutex_unlock(&solo_lock);
     fate_settle(c->fate, user_status_for(c, status));
-    if (last)
+    if (c->held)
+        aos_device_sched_held_solo_ended(c->device, c->client, c->claimed_ns, ran);
+    else if (last)
         aos_device_sched_nudge(c->device); /* waves wait for solo launches to end */
     aos_device_sched_unadmit(c->s);
     claim_unref(c);

@@ -228,8 +228,7 @@ uint64_t aos_sched_response_slice(uint64_t slice_ns, uint64_t shortest_ns, uint3
 {
 	if (others == 0 || shortest_ns == 0 || floor_one_ns == 0)
 		return slice_ns;
-	uint64_t squared = (uint64_t)others * others;
-	uint64_t floor_ns = floor_one_ns > slice_ns / squared ? slice_ns : floor_one_ns * squared;
+	uint64_t floor_ns = floor_one_ns > slice_ns / others ? slice_ns : floor_one_ns * others;
 	uint64_t s = shortest_ns > floor_ns ? shortest_ns : floor_ns;
 	return s < slice_ns ? s : slice_ns;
 }

@@ -16,14 +16,15 @@
  *                                (aos_sched_hold_allowed)
  *   response_floor_us = N        0..1000000 (0 = off), default 250: while other clients are
  *                                present, a wave's slice shrinks toward their shortest launch,
- *                                not below N us x (other clients present)^2 (aos_sched_response_slice)
+ *                                not below N us x other clients present (aos_sched_response_slice)
  *   lone_slice_ms = N            0..60000 (0 = off), default 16: while no other client is
  *                                present, a wave of code timed before grows to N ms
  *                                (aos_sched_lone_slice)
  *   solo_native_us = N           0..1000000 (0 = off), default 2000: a launch expected to take
  *                                at most N us runs natively while its client has the device
  *                                to itself (no other client that launched on it connected);
- *                                those in flight together at most a lone slice
+ *                                those in flight together at most a lone slice; also while
+ *                                the device is held for it, up to its response slice
  *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
  *                                auto (default): direct on CPU devices, loop elsewhere
  *   weight.<uid or client name> = N   1..1000 (unlisted clients weigh 1)

@@ -261,7 +261,7 @@ START_TEST(direct_wave_width)
 END_TEST
 
 /* Waves while others are present: about their shortest launch, not below the floor times the
- * square of the other clients present, not above the slice; the slice itself when alone,
+ * number of other clients present, not above the slice; the slice itself when alone,
  * unmeasured or switched off. */
 START_TEST(response_slice_table)
 {
@@ -274,10 +274,11 @@ START_TEST(response_slice_table)
 		{ 4 * MS, MS / 2, 1, MS / 4, MS / 2 },       /* histo (0.5 ms) beside lbm: its launch */
 		{ 4 * MS, 2 * MS, 1, MS / 4, 2 * MS },       /* the other's launch */
 		{ 4 * MS, 9 * MS, 1, MS / 4, 4 * MS },       /* longer than a slice: the slice */
-		{ 4 * MS, MS / 10, 2, MS / 4, MS },          /* two present: four floors */
-		{ 4 * MS, MS / 10, 3, MS / 4, 9 * MS / 4 },  /* three present: nine floors */
+		{ 4 * MS, MS / 10, 2, MS / 4, MS / 2 },      /* two present: two floors */
+		{ 4 * MS, MS / 10, 3, MS / 4, 3 * MS / 4 },  /* three present: three floors */
 		{ 4 * MS, 3 * MS, 3, MS / 4, 3 * MS },       /* ... or their shortest launch */
-		{ 4 * MS, MS / 10, 7, MS / 4, 4 * MS },      /* seven: floors above the slice */
+		{ 4 * MS, MS / 10, 7, MS / 4, 7 * MS / 4 },  /* seven: seven floors */
+		{ 4 * MS, MS / 10, 17, MS / 4, 4 * MS },     /* seventeen: floors above the slice */
 		{ 4 * MS, MS / 10, 0, MS / 4, 4 * MS },      /* alone */
 		{ 4 * MS, 0, 2, MS / 4, 4 * MS },            /* unmeasured */
 		{ 4 * MS, MS / 10, 1, 0, 4 * MS },           /* off */
