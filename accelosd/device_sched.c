@@ -359,14 +359,19 @@ static struct recent_end *recent_of(struct device_sched *d, uint64_t client)
     return NULL;
 }
 
-/* A client's remembered launch length after l ended: halfway toward l's device time, except when
- * l's waves also timed the device's compile of its code (its first launch anywhere, or a compile
- * seen in its waves): that is not how long its launches take. */
+/* A client's remembered launch length after a launch of ns: halfway toward it. */
+static uint64_t launch_ns_toward(uint64_t before, uint64_t ns)
+{
+    return before ? (before + ns) / 2 : ns;
+}
+
+/* The same after l ended, except when l's waves also timed the device's compile of its code (its
+ * first launch anywhere, or a compile seen in its waves): that is not how long its launches take. */
 static uint64_t launch_ns_after(uint64_t before, const struct aos_logical *l)
 {
     if (l->cold && (l->remembered_one <= 0 || l->compile_waves > 0))
         return before;
-    return before ? (before + l->device_ns) / 2 : l->device_ns;
+    return launch_ns_toward(before, l->device_ns);
 }
 
 /* Notes the end of a launch of client's at ended_ns; the device may hold for its next launch for
@@ -386,13 +391,6 @@ static struct recent_end *recent_end_set(struct device_sched *d, uint64_t client
                                 .waves_at_end = d->waves_started, .unclear_gaps = same ? slot->unclear_gaps : 0,
                                 .launch_ns = same ? slot->launch_ns : 0};
     return slot;
-}
-
-/* Notes l's end (recent_end_set). */
-static void recent_end_note(struct device_sched *d, const struct aos_logical *l, uint64_t hold_ns)
-{
-    struct recent_end *e = recent_end_set(d, l->client, l->ended_host_ns, hold_ns);
-    e->launch_ns = launch_ns_after(e->launch_ns, l);
 }
 
 static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
@@ -501,6 +499,20 @@ static uint64_t expected_hold_ns(struct device_sched *d, uint64_t client)
     return hold < window ? hold : window;
 }
 
+/* Notes the end of a launch of client's at ended_ns (logical or held solo): the device may hold
+ * for its next launch, or, when none is expected, the client leaves virtual time. Returns its
+ * entry, whose launch_ns the caller updates. */
+static struct recent_end *end_note(struct device_sched *d, uint64_t client, uint64_t ended_ns)
+{
+    /* A client whose next launch is expected soon stays active (anticipation). */
+    bool active = client_has_active(d, NULL, client);
+    uint64_t hold_ns = active ? 0 : expected_hold_ns(d, client);
+    struct recent_end *e = recent_end_set(d, client, ended_ns, hold_ns);
+    if (!active && !hold_ns)
+        aos_sched_vt_leave(d->vt, client);
+    return e;
+}
+
 static void hold_release(struct device_sched *d, uint64_t now)
 {
     uint64_t end = now < d->hold_until_ns ? now : d->hold_until_ns;
@@ -588,13 +600,9 @@ static void on_held_solo_end(struct device_sched *d, const struct held_solo_end 
         aos_sched_vt_charge(d->vt, h->client, h->ran_ns ? h->ran_ns : now - h->claimed_ns, 1.0);
     }
     think_gap(d, h->client, h->claimed_ns);
-    bool active = client_has_active(d, NULL, h->client);
-    uint64_t hold_ns = active ? 0 : expected_hold_ns(d, h->client);
-    struct recent_end *e = recent_end_set(d, h->client, h->ended_ns, hold_ns);
+    struct recent_end *e = end_note(d, h->client, h->ended_ns);
     if (h->ran_ns)
-        e->launch_ns = e->launch_ns ? (e->launch_ns + h->ran_ns) / 2 : h->ran_ns;
-    if (!active && !hold_ns)
-        aos_sched_vt_leave(d->vt, h->client);
+        e->launch_ns = launch_ns_toward(e->launch_ns, h->ran_ns);
 }
 
 /* ---- Ending a launch ---------------------------------------------------------------------- */
@@ -643,14 +651,10 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
         aos_log(AOS_LOG_INFO, "sched", "client %llu: launch of %s ended with error %d",
                 (unsigned long long)l->client, l->kernel_name, status);
     }
-    l->state = AOS_LOGICAL_ENDED;
-    /* A client whose next launch is expected soon stays active (anticipation). */
-    bool active = client_has_active(d, l, l->client);
-    uint64_t hold_ns = active ? 0 : expected_hold_ns(d, l->client);
-    recent_end_note(d, l, hold_ns);
+    l->state = AOS_LOGICAL_ENDED; /* no longer active: end_note looks past it */
+    struct recent_end *e = end_note(d, l->client, l->ended_host_ns);
+    e->launch_ns = launch_ns_after(e->launch_ns, l);
     aos_solo_logical_end(d->index, l->client);
-    if (!active && !hold_ns)
-        aos_sched_vt_leave(d->vt, l->client);
     if (l->estimate_key && l->ns_per_vgroup_one > 0)
         estimate_put(d, l->estimate_key, l->ns_per_vgroup_one);
     trace_end(l);
@@ -1271,7 +1275,7 @@ static void *sched_main(void *arg)
     aos_thread_name("aos-sched");
     for (;;) {
         pthread_mutex_lock(&d->lock);
-        while (!d->inbox && !d->incoming && !d->gone && !d->poked && !d->stopping) {
+        while (!d->inbox && !d->incoming && !d->gone && !d->solo_ends_n && !d->poked && !d->stopping) {
             if (!atomic_load(&d->has_launches)) {
                 pthread_cond_wait(&d->cond, &d->lock);
                 continue;
@@ -1414,7 +1418,6 @@ void aos_device_sched_held_solo_ended(uint32_t device, uint64_t client, uint64_t
         d->solo_ends_n++;
     d->solo_ends[d->solo_ends_n - 1] =
         (struct held_solo_end){.client = client, .claimed_ns = claimed_ns, .ended_ns = aos_now_ns(), .ran_ns = ran_ns};
-    d->poked = true;
     pthread_mutex_unlock(&d->lock);
     kick(d);
 }

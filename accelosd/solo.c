@@ -152,10 +152,11 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
     const struct aos_sched_config *cfg = aos_daemon_config_get();
     uint64_t limit_ns = (uint64_t)cfg->solo_native_us * 1000ull, client = s->serial;
     uint64_t inflight_ns = inflight_limit_ns(cfg);
-    /* Held for: nobody else runs until its next launch (device_sched.c, held solo launches). */
-    uint64_t held_ns = device < AOS_MAX_DEVICES ? aos_device_sched_held_for(device, client) : 0;
     if (device >= AOS_MAX_DEVICES || !client || !code_key || !expected_ns || expected_ns > limit_ns)
         return NULL;
+    /* Held for: nobody else runs until its next launch (device_sched.c, held solo launches). Asked
+     * before solo_lock: the scheduler's state has its own. */
+    uint64_t held_ns = aos_device_sched_held_for(device, client);
     struct aos_solo_claim *c = malloc(sizeof(*c));
     if (!c)
         return NULL;
