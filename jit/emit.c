@@ -118,6 +118,9 @@ static int emit_ptx(LLVMModuleRef m, unsigned nv_sm, uint8_t **bin, size_t *len,
 	LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
 	LLVMErrorRef perr = LLVMRunPasses(m, "default<O2>", tm, pbo);
 	LLVMDisposePassBuilderOptions(pbo);
+	/* Then the small loops NVIDIA's compiler would unroll (passes/nvptx_unroll.cpp). */
+	if (!perr && aos_passes_nvptx_unroll(m, tm) < 0)
+		perr = LLVMCreateStringError("error: unrolling the PTX module's loops failed");
 	if (perr) {
 		char *msg = LLVMGetErrorMessage(perr);
 		*log = strdup(msg ? msg : "error: optimising the PTX module failed");

@@ -123,6 +123,9 @@ static int compile_uncached(const char *source, size_t len, const struct aos_jit
 	res->build_log = log ? log : strdup("");
 	if (rc)
 		goto out;
+	/* Before the rewrite links rtlib, which defines the pair. */
+	if (opt->target == AOS_JIT_TARGET_NVPTX64)
+		aos_passes_fuse_sincos(m);
 	rc = opt->no_rewrite ? 0 : aos_passes_rewrite(m, aos_rtlib_path(opt->target, rtlib, sizeof(rtlib)), &err);
 	if (rc) {
 		log_append(res, "error: accelOS rewrite failed: ");

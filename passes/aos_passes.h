@@ -10,6 +10,7 @@
 #define AOS_PASSES_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,7 +22,7 @@ extern "C" {
 
 /* Bump whenever the JIT's output changes (passes or front-end flags); part of
  * the JIT cache key. */
-#define AOS_PASSES_REVISION "18"
+#define AOS_PASSES_REVISION "19"
 
 struct aos_kernel_result {
 	char *name;          /* kernel name (malloc'd) */
@@ -52,6 +53,15 @@ int aos_passes_link_library(LLVMModuleRef module, const char *path, unsigned fla
 /* The same for a library split at build time (aos-clc-split, passes/clc_shards.h): links the
  * shards of `dir` that define a function the module calls; same result, less to read. */
 int aos_passes_link_library_shards(LLVMModuleRef module, const char *dir, unsigned flags, char **err_msg);
+
+/* PTX, after the optimisation pipeline: unrolls by 2 or 4 the innermost loops with a small body
+ * and a constant trip count that count divides (passes/nvptx_unroll.cpp). Returns how many loops
+ * it unrolled or negative errno. */
+int aos_passes_nvptx_unroll(LLVMModuleRef module, LLVMTargetMachineRef tm);
+
+/* PTX, before rtlib is linked: a scalar sin(x) and cos(x) of one x in one block become one call
+ * to rtlib's aos_sincos_pair (passes/sincos_fuse.cpp). Returns how many pairs, or negative errno. */
+int aos_passes_fuse_sincos(LLVMModuleRef module);
 
 /* Replaces `freeze` instructions by their operand, for llvm-spirv-15 which
  * cannot translate them. Returns the number removed. */

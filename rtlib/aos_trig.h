@@ -126,26 +126,36 @@ AOS_TRIG_STATIC float aos_trig_cos_poly(float r)
 /* Below this sin(x) rounds to x (and sin(-0) must stay -0, which the reduction would lose). */
 #define AOS_TRIG_SIN_TINY 0x1.0p-12f
 
-AOS_TRIG_STATIC float aos_trig_sin(float x)
+/* sin(x), and cos(x) in *cos_out, from one reduction. Both polynomials are evaluated and the
+ * quadrant selects, without a branch: on a GPU the lanes of a warp fall in different quadrants,
+ * and a branch would run both sides anyway. */
+AOS_TRIG_STATIC float aos_trig_sincos(float x, float *cos_out)
 {
-	if (!(x - x == 0.0f)) /* inf or NaN */
+	if (!(x - x == 0.0f)) { /* inf or NaN */
+		*cos_out = x - x;
 		return x - x;
-	if ((x < 0.0f ? -x : x) < AOS_TRIG_SIN_TINY)
-		return x;
+	}
 	int q;
 	float r = aos_trig_reduce(x, &q);
-	float v = (q & 1) ? aos_trig_cos_poly(r) : aos_trig_sin_poly(r);
-	return (q & 2) ? -v : v;
+	float sp = aos_trig_sin_poly(r), cp = aos_trig_cos_poly(r);
+	float s = (q & 1) ? cp : sp, c = (q & 1) ? sp : cp;
+	*cos_out = ((q + 1) & 2) ? -c : c;
+	s = (q & 2) ? -s : s;
+	return (x < 0.0f ? -x : x) < AOS_TRIG_SIN_TINY ? x : s;
+}
+
+/* One of the pair: the other's polynomial is still needed for the branch-free quadrant. */
+AOS_TRIG_STATIC float aos_trig_sin(float x)
+{
+	float c;
+	return aos_trig_sincos(x, &c);
 }
 
 AOS_TRIG_STATIC float aos_trig_cos(float x)
 {
-	if (!(x - x == 0.0f))
-		return x - x;
-	int q;
-	float r = aos_trig_reduce(x, &q);
-	float v = (q & 1) ? aos_trig_sin_poly(r) : aos_trig_cos_poly(r);
-	return ((q + 1) & 2) ? -v : v;
+	float c;
+	aos_trig_sincos(x, &c);
+	return c;
 }
 
 #endif

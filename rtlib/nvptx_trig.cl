@@ -10,3 +10,14 @@ float OVERLOAD sin(float x) { return aos_trig_sin(x); }
 float OVERLOAD cos(float x) { return aos_trig_cos(x); }
 NATIVE_VECTORS_1(sin)
 NATIVE_VECTORS_1(cos)
+
+/* The built-in sincos, scalar, and the pair passes/sincos_fuse.cpp calls where a kernel takes
+ * sin(x) and cos(x) of one x: one reduction instead of two. */
+float OVERLOAD sincos(float x, private float *c) { return aos_trig_sincos(x, c); }
+float OVERLOAD sincos(float x, global float *c) { float v; float s = aos_trig_sincos(x, &v); *c = v; return s; }
+float OVERLOAD sincos(float x, local float *c) { float v; float s = aos_trig_sincos(x, &v); *c = v; return s; }
+float2 aos_sincos_pair(float x)
+{
+	float c, s = aos_trig_sincos(x, &c);
+	return (float2)(s, c);
+}

@@ -271,6 +271,74 @@ START_TEST(ptx_native_math_is_approx_with_and_without_rewrite)
 }
 END_TEST
 
+static int occurrences(const char *text, const char *needle)
+{
+	int n = 0;
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* PTX: a small inner loop with a constant trip count is unrolled by 4 (2 where only 2 divides the
+ * count), as NVIDIA's compiler does (passes/nvptx_unroll.cpp); a loop with a trip count known only
+ * at run time stays rolled. One native_rsqrt per copy shows the count. */
+START_TEST(ptx_small_constant_trip_loops_unrolled)
+{
+	/* nbody_lite's inner loop; a smaller body the front end may unroll already. */
+	static const char *loop =
+		"kernel void k(global float4 *p, int n) { size_t i = get_global_id(0); float4 a = 0.0f;\n"
+		"  for (int j = 0; j < %s; j++) { float4 d = p[j] - p[i];\n"
+		"    float r2 = d.x * d.x + d.y * d.y + d.z * d.z + 0.01f;\n"
+		"    a += d * (p[j].w * native_rsqrt(r2 * r2 * r2)); }\n"
+		"  p[i] = a; }\n";
+	static const struct {
+		const char *trips;
+		int copies;
+	} cases[] = { { "32", 4 }, { "30", 2 }, { "n", 1 } };
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (int no_rewrite = 0; no_rewrite <= 1; no_rewrite++) {
+			char src[512];
+			snprintf(src, sizeof(src), loop, cases[c].trips);
+			struct aos_jit_options o = { .target = AOS_JIT_TARGET_NVPTX64, .no_rewrite = no_rewrite,
+						     .no_cache = 1 };
+			struct aos_jit_result *r;
+			ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &r), 0);
+			ck_assert_int_eq(occurrences((const char *)r->binary, "rsqrt.approx.f32"), cases[c].copies);
+			aos_jit_result_destroy(r);
+		}
+}
+END_TEST
+
+/* PTX: sin(x) and cos(x) of one x share one reduction by pi/2 (passes/sincos_fuse.cpp; the fast
+ * reduction's rint is one cvt.rni), as does the sincos built-in; of two arguments, two. */
+START_TEST(ptx_sin_and_cos_of_one_argument_share_a_reduction)
+{
+	static const struct {
+		const char *body;
+		int reductions;
+	} cases[] = {
+		{ "p[i] = sin(p[i]) + cos(p[i]);", 1 },
+		{ "float c; p[i] = sincos(p[i], &c) * c;", 1 },
+		{ "p[i] = sin(p[i]) + cos(p[i] * 0.5f);", 2 },
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (int no_rewrite = 0; no_rewrite <= 1; no_rewrite++) {
+			char src[512];
+			snprintf(src, sizeof(src), "kernel void k(global float *p) { size_t i = get_global_id(0); %s }\n",
+				 cases[c].body);
+			struct aos_jit_options o = { .target = AOS_JIT_TARGET_NVPTX64, .no_rewrite = no_rewrite,
+						     .no_cache = 1 };
+			struct aos_jit_result *r;
+			ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &r), 0);
+			const char *ptx = (const char *)r->binary;
+			ck_assert_msg(occurrences(ptx, "cvt.rni.f32.f32") == cases[c].reductions, "%s: %d", cases[c].body,
+				      occurrences(ptx, "cvt.rni.f32.f32"));
+			ck_assert_ptr_null(strstr(ptx, ".func"));
+			aos_jit_result_destroy(r);
+		}
+}
+END_TEST
+
 /* libclc's math tables (log1p's here) are read from global memory through the read-only cache,
  * not from constant memory, which serialises a warp's different indices; the program's own
  * __constant table stays constant, as NVIDIA's compiler leaves it. */
@@ -552,6 +620,8 @@ int main(void)
 	tcase_add_test(tc, ptx_inlines_libclc);
 	tcase_add_test(tc, ptx_native_math_is_approx_with_and_without_rewrite);
 	tcase_add_test(tc, ptx_library_tables_in_global_memory);
+	tcase_add_test(tc, ptx_small_constant_trip_loops_unrolled);
+	tcase_add_test(tc, ptx_sin_and_cos_of_one_argument_share_a_reduction);
 	tcase_add_test(tc, ptx_work_dim_and_local_linear_id_resolve);
 	tcase_add_test(tc, ptx_libclc_shards_give_the_whole_librarys_module);
 	tcase_add_test(tc, ptx_missing_libclc_shard_is_a_build_failure);
