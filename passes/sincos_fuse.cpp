@@ -34,7 +34,8 @@ void collect(Function &F, StringRef Name, bool IsSin, MapVector<std::pair<BasicB
 		for (Instruction &I : BB) {
 			auto *CI = dyn_cast<CallInst>(&I);
 			Function *Callee = CI ? CI->getCalledFunction() : nullptr;
-			if (!Callee || Callee->getName() != Name || CI->arg_size() != 1)
+			// A declaration: the built-in, which rtlib defines; never a program's own definition.
+			if (!Callee || !Callee->isDeclaration() || Callee->getName() != Name || CI->arg_size() != 1)
 				continue;
 			Pair &P = Pairs[{&BB, CI->getArgOperand(0)}];
 			CallInst *&Slot = IsSin ? P.Sin : P.Cos;
@@ -70,7 +71,6 @@ extern "C" int aos_passes_fuse_sincos(LLVMModuleRef module)
 			CallInst *First = P.Sin->comesBefore(P.Cos) ? P.Sin : P.Cos;
 			IRBuilder<> B(First);
 			CallInst *Both = B.CreateCall(PairFn, {KV.first.second}, "sincos");
-			Both->setCallingConv(First->getCallingConv());
 			P.Sin->replaceAllUsesWith(B.CreateExtractElement(Both, uint64_t(0), "sin"));
 			P.Cos->replaceAllUsesWith(B.CreateExtractElement(Both, uint64_t(1), "cos"));
 			P.Sin->eraseFromParent();

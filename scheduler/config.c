@@ -30,7 +30,7 @@ void aos_sched_config_init(struct aos_sched_config *cfg)
 		.vgroup_timeout_ms = 10000,
 		.anticipate_us = 1000,
 		.anticipate_lead_us = 500,
-		.response_floor_us = 250,
+		.response_floor_us = 60,
 		.lone_slice_ms = AOS_SCHED_LONE_SLICE_MS_DEFAULT,
 		.solo_native_us = AOS_SCHED_SOLO_NATIVE_US_DEFAULT,
 	};

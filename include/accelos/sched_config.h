@@ -14,7 +14,7 @@
  *                                queued behind the one that ended is waited for while at most
  *                                N us ahead of the next ready client in virtual time
  *                                (aos_sched_hold_allowed)
- *   response_floor_us = N        0..1000000 (0 = off), default 250: while other clients are
+ *   response_floor_us = N        0..1000000 (0 = off), default 60: while other clients are
  *                                present, a wave's slice shrinks toward their shortest launch,
  *                                not below N us x other clients present (aos_sched_response_slice)
  *   lone_slice_ms = N            0..60000 (0 = off), default 16: while no other client is
@@ -99,7 +99,7 @@ struct aos_sched_config_errors {
 };
 
 /* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, 1 ms
- * anticipation with a 500 us lead for queued launches, 250 us response floor, 16 ms lone slices,
+ * anticipation with a 500 us lead for queued launches, 60 us response floor, 16 ms lone slices,
  * solo launches up to 2 ms, no weights. */
 void aos_sched_config_init(struct aos_sched_config *cfg);
 void aos_sched_config_release(struct aos_sched_config *cfg);

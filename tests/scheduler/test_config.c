@@ -36,7 +36,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
 	ck_assert_uint_eq(cfg.anticipate_lead_us, 500);
-	ck_assert_uint_eq(cfg.response_floor_us, 250);
+	ck_assert_uint_eq(cfg.response_floor_us, 60);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 16000000u);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
@@ -98,7 +98,7 @@ START_TEST(shipped_example_parses)
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
 	ck_assert_uint_eq(cfg.anticipate_lead_us, 500);
-	ck_assert_uint_eq(cfg.response_floor_us, 250);
+	ck_assert_uint_eq(cfg.response_floor_us, 60);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_AUTO);
