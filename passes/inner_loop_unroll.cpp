@@ -36,6 +36,7 @@
 // user's "#pragma nounroll" looks the same as the front end's mark and is
 // overridden on these loops; it changes speed only, never results.
 #include "kernel_rewrite.h"
+#include "loop_properties.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -87,29 +88,6 @@ bool worthUnrolling(const Loop &L, ScalarEvolution &SE)
 	return trips && trips * memoryAccesses(L) <= MaxHoistedAccesses;
 }
 
-bool isUnrollProperty(const Metadata *Op)
-{
-	const auto *N = dyn_cast<MDNode>(Op);
-	const auto *S = N && N->getNumOperands() ? dyn_cast<MDString>(N->getOperand(0)) : nullptr;
-	return S && S->getString().startswith("llvm.loop.unroll.");
-}
-
-// Replaces the loop's unroll properties by !{!"PROPERTY"}, keeping the others.
-void setUnrollProperty(Loop &L, const char *property)
-{
-	LLVMContext &C = L.getHeader()->getContext();
-	SmallVector<Metadata *, 4> ops;
-	ops.push_back(nullptr); // the self reference
-	if (MDNode *ID = L.getLoopID())
-		for (unsigned i = 1; i < ID->getNumOperands(); i++)
-			if (!isUnrollProperty(ID->getOperand(i)))
-				ops.push_back(ID->getOperand(i));
-	ops.push_back(MDNode::get(C, MDString::get(C, property)));
-	MDNode *ID = MDNode::getDistinct(C, ops);
-	ID->replaceOperandWith(0, ID);
-	L.setLoopID(ID);
-}
-
 // On SPIR, sets the unroll property of every loop of F that Pick selects.
 template <typename Pred>
 PreservedAnalyses relabelLoops(Function &F, FunctionAnalysisManager &AM, Pred pick, const char *property)
@@ -119,7 +97,7 @@ PreservedAnalyses relabelLoops(Function &F, FunctionAnalysisManager &AM, Pred pi
 	bool changed = false;
 	for (Loop *L : AM.getResult<LoopAnalysis>(F).getLoopsInPreorder())
 		if (pick(*L)) {
-			setUnrollProperty(*L, property);
+			setUnrollProperty(*L, MDNode::get(F.getContext(), MDString::get(F.getContext(), property)));
 			changed = true;
 		}
 	return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -14,6 +14,7 @@
 // 0.92x (bench/RESULTS.md §3, session 28). Loops with a trip count known only
 // at run time stay rolled: unrolled by 4 with a remainder, heavy_loop lost 1 %.
 #include "aos_passes.h"
+#include "loop_properties.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -44,25 +45,11 @@ unsigned loopInstructions(const Loop &L)
 	return n;
 }
 
-bool hasUnrollProperty(const Loop &L)
-{
-	MDNode *ID = L.getLoopID();
-	if (!ID)
-		return false;
-	for (unsigned i = 1; i < ID->getNumOperands(); i++) {
-		const auto *N = dyn_cast<MDNode>(ID->getOperand(i));
-		const auto *S = N && N->getNumOperands() ? dyn_cast<MDString>(N->getOperand(0)) : nullptr;
-		if (S && S->getString().startswith("llvm.loop.unroll."))
-			return true;
-	}
-	return false;
-}
-
 // The count for L: the largest of 4 and 2 that divides the trip count and keeps the copies small;
 // 0 for none.
 unsigned unrollCount(const Loop &L, ScalarEvolution &SE)
 {
-	if (!L.isInnermost() || hasUnrollProperty(L))
+	if (!L.isInnermost() || aos::hasUnrollProperty(L))
 		return 0;
 	unsigned trips = SE.getSmallConstantTripCount(&L);
 	unsigned size = loopInstructions(L);
@@ -70,21 +57,6 @@ unsigned unrollCount(const Loop &L, ScalarEvolution &SE)
 		if (trips >= 2 * count && trips % count == 0 && count * size <= MaxUnrolledInstructions)
 			return count;
 	return 0;
-}
-
-void setUnrollCount(Loop &L, unsigned count)
-{
-	LLVMContext &C = L.getHeader()->getContext();
-	SmallVector<Metadata *, 4> ops;
-	ops.push_back(nullptr); // the self reference
-	if (MDNode *ID = L.getLoopID())
-		for (unsigned i = 1; i < ID->getNumOperands(); i++)
-			ops.push_back(ID->getOperand(i));
-	ops.push_back(MDNode::get(C, {MDString::get(C, "llvm.loop.unroll.count"),
-				      ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), count))}));
-	MDNode *ID = MDNode::getDistinct(C, ops);
-	ID->replaceOperandWith(0, ID);
-	L.setLoopID(ID);
 }
 
 struct MarkSmallLoopsPass : PassInfoMixin<MarkSmallLoopsPass> {
@@ -95,7 +67,10 @@ struct MarkSmallLoopsPass : PassInfoMixin<MarkSmallLoopsPass> {
 		bool changed = false;
 		for (Loop *L : AM.getResult<LoopAnalysis>(F).getLoopsInPreorder())
 			if (unsigned count = unrollCount(*L, SE)) {
-				setUnrollCount(*L, count);
+				LLVMContext &C = F.getContext();
+				aos::setUnrollProperty(*L, MDNode::get(C, {MDString::get(C, "llvm.loop.unroll.count"),
+									   ConstantAsMetadata::get(ConstantInt::get(
+										   Type::getInt32Ty(C), count))}));
 				++*marked;
 				changed = true;
 			}
