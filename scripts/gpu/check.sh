@@ -20,25 +20,14 @@
 set -uo pipefail
 bundle=${1:?bundle}; out=${2:?outdir}
 mkdir -p "$out"
-B=${TMPDIR:-/tmp}/aos-gpu-bundle
-rm -rf "$B" && mkdir -p "$B" && tar -xJf "$bundle" -C "$B" || exit 2
-export PATH=$B/bin:$PATH LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export ACCELOS_JIT_CLANG=$B/llvm/bin/clang ACCELOS_RTLIB_DIR=$B/rtlib
-# The bundle's zygote, else none (the build tree's path does not exist here).
-if [[ -x $B/bin/accelos-clang-zygote ]]; then
-	export ACCELOS_JIT_ZYGOTE=$B/bin/accelos-clang-zygote
-else
-	export ACCELOS_JIT_ZYGOTE=none
-fi
-# libclc's shards (docs/jit.md).
-export ACCELOS_LIBCLC_NVPTX=$B/rtlib/clc-nvptx64 ACCELOS_JIT_CACHE=$B/cache
+# shellcheck source=scripts/gpu/bundle-env.sh
+. "$(dirname "$0")/bundle-env.sh"
+aos_bundle_unpack "$bundle" || exit 2
 summary=$out/summary.txt
 : >"$summary"
 
 if [[ -z ${OCL_ICD_VENDORS:-} ]]; then
-	icd=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1/ {print $NF; exit}')
-	[[ -n $icd ]] || icd=$(find /usr/local/nvidia /usr/lib /usr/lib64 /usr/local/cuda* \
-		-name 'libnvidia-opencl.so*' 2>/dev/null | head -1)
+	icd=$(aos_nvidia_icd)
 	if [[ -z $icd ]]; then
 		echo "no NVIDIA OpenCL driver (libnvidia-opencl.so) found" | tee -a "$summary"
 		exit 3

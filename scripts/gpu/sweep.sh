@@ -12,13 +12,10 @@
 set -uo pipefail
 bundle=${1:?bundle}; out=${2:?outdir}
 mkdir -p "$out"
-B=${TMPDIR:-/tmp}/aos-gpu-bundle
-rm -rf "$B" && mkdir -p "$B" && tar -xJf "$bundle" -C "$B" || exit 2
-export PATH=$B/bin:$PATH LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export ACCELOS_JIT_CLANG=$B/llvm/bin/clang ACCELOS_RTLIB_DIR=$B/rtlib ACCELOS_JIT_CACHE=$B/cache
-export ACCELOS_JIT_ZYGOTE=$B/bin/accelos-clang-zygote ACCELOS_LIBCLC_NVPTX=$B/rtlib/clc-nvptx64
-[[ -x $ACCELOS_JIT_ZYGOTE ]] || export ACCELOS_JIT_ZYGOTE=none
-icd=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1/ {print $NF; exit}')
+# shellcheck source=scripts/gpu/bundle-env.sh
+. "$(dirname "$0")/bundle-env.sh"
+aos_bundle_unpack "$bundle" || exit 2
+icd=$(aos_nvidia_icd)
 if [[ -n $icd ]]; then # the daemon's platforms; without it, the system's vendor files
 	mkdir -p "$B/nv" && echo "$icd" >"$B/nv/nvidia.icd"
 	export ACCELOS_VENDORS=$B/nv
