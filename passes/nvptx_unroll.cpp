@@ -59,8 +59,11 @@ unsigned unrollCount(const Loop &L, ScalarEvolution &SE)
 	return 0;
 }
 
-struct MarkSmallLoopsPass : PassInfoMixin<MarkSmallLoopsPass> {
+// Marks F's small loops and, where it marked one, runs Then (the unroller and its clean-up) on F:
+// a function with no such loop costs its loop analyses only.
+struct UnrollSmallLoopsPass : PassInfoMixin<UnrollSmallLoopsPass> {
 	unsigned *marked;
+	FunctionPassManager *Then;
 	PreservedAnalyses run(Function &F, FunctionAnalysisManager &AM)
 	{
 		ScalarEvolution &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
@@ -74,7 +77,10 @@ struct MarkSmallLoopsPass : PassInfoMixin<MarkSmallLoopsPass> {
 				++*marked;
 				changed = true;
 			}
-		return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+		if (!changed)
+			return PreservedAnalyses::all();
+		Then->run(F, AM);
+		return PreservedAnalyses::none();
 	}
 };
 
@@ -98,14 +104,13 @@ extern "C" int aos_passes_nvptx_unroll(LLVMModuleRef module, LLVMTargetMachineRe
 	PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
 	unsigned marked = 0;
-	FunctionPassManager FPM;
-	FPM.addPass(MarkSmallLoopsPass{{}, &marked});
-	FPM.addPass(LoopUnrollPass(LoopUnrollOptions(2, /*OnlyWhenForced=*/true)));
-	FPM.addPass(EarlyCSEPass());
-	FPM.addPass(InstCombinePass());
-	FPM.addPass(SimplifyCFGPass());
+	FunctionPassManager Then;
+	Then.addPass(LoopUnrollPass(LoopUnrollOptions(2, /*OnlyWhenForced=*/true)));
+	Then.addPass(EarlyCSEPass());
+	Then.addPass(InstCombinePass());
+	Then.addPass(SimplifyCFGPass());
 	ModulePassManager MPM;
-	MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+	MPM.addPass(createModuleToFunctionPassAdaptor(UnrollSmallLoopsPass{{}, &marked, &Then}));
 	MPM.run(M, MAM);
 	return (int)marked;
 }
