@@ -339,6 +339,24 @@ START_TEST(ptx_sin_and_cos_of_one_argument_share_a_reduction)
 }
 END_TEST
 
+/* PTX: a program's own sin (an overload it defines, kept a call) is its own, never rtlib's pair: x * 3 stays. */
+START_TEST(ptx_programs_own_sin_is_not_fused)
+{
+	static const char src[] = "__attribute__((noinline, overloadable)) float sin(float x) { return x * 3.0f; }\n"
+				  "kernel void k(global float *p) { size_t i = get_global_id(0);\n"
+				  "  p[i] = sin(p[i]) + cos(p[i]); }\n";
+	for (int no_rewrite = 0; no_rewrite <= 1; no_rewrite++) {
+		struct aos_jit_options o = { .target = AOS_JIT_TARGET_NVPTX64, .no_rewrite = no_rewrite, .no_cache = 1 };
+		struct aos_jit_result *r;
+		ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &r), 0);
+		const char *ptx = (const char *)r->binary;
+		ck_assert_ptr_nonnull(strstr(ptx, "0f40400000")); /* 3.0f */
+		ck_assert_int_eq(occurrences(ptx, "cvt.rni.f32.f32"), 1);  /* cos's reduction */
+		aos_jit_result_destroy(r);
+	}
+}
+END_TEST
+
 /* libclc's math tables (log1p's here) are read from global memory through the read-only cache,
  * not from constant memory, which serialises a warp's different indices; the program's own
  * __constant table stays constant, as NVIDIA's compiler leaves it. */
@@ -622,6 +640,7 @@ int main(void)
 	tcase_add_test(tc, ptx_library_tables_in_global_memory);
 	tcase_add_test(tc, ptx_small_constant_trip_loops_unrolled);
 	tcase_add_test(tc, ptx_sin_and_cos_of_one_argument_share_a_reduction);
+	tcase_add_test(tc, ptx_programs_own_sin_is_not_fused);
 	tcase_add_test(tc, ptx_work_dim_and_local_linear_id_resolve);
 	tcase_add_test(tc, ptx_libclc_shards_give_the_whole_librarys_module);
 	tcase_add_test(tc, ptx_missing_libclc_shard_is_a_build_failure);
