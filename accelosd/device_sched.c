@@ -414,9 +414,9 @@ static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
  * Druschel's for disks), while its virtual time is not ahead of the next ready client's, and its
  * launch runs first when it comes. The wait is charged to its virtual time as whole-device use:
  * holding cannot idle the device for free. Until then it stays active in virtual time, so it keeps
- * its place instead of rejoining at the system's virtual time. A client whose next launch is already
- * queued is also held for while at most anticipate_lead_us ahead (aos_sched_hold_allowed): the
- * launch is ready within microseconds. (Holding for any expected client while up to a slice
+ * its place instead of rejoining (which keeps at most the rejoin credit of its lag). A client whose
+ * next launch is already queued is also held for while at most anticipate_lead_us ahead
+ * (aos_sched_hold_allowed): the launch is ready within microseconds. (Holding for any expected client while up to a slice
  * ahead, the denial rule's margin, measured worse: bench/RESULTS.md §4, sessions 12 and 16.)
  */
 static uint64_t anticipate_ns(void)
@@ -1315,6 +1315,8 @@ static struct device_sched *sched_for(uint32_t device)
         pthread_mutex_init(&d->parked.lock, NULL);
         aos_cond_init_monotonic(&d->cond);
         d->vt = aos_sched_vt_new();
+        if (d->vt)
+            aos_sched_vt_set_rejoin_credit(d->vt, (uint64_t)aos_daemon_config_get()->rejoin_credit_us * 1000ull);
         d->have_model = aos_device_model(d->dev, &d->model);
         if (d->vt && pthread_create(&d->thread, NULL, sched_main, d) == 0)
             d->started = true;

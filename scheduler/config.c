@@ -33,6 +33,7 @@ void aos_sched_config_init(struct aos_sched_config *cfg)
 		.response_floor_us = 60,
 		.lone_slice_ms = AOS_SCHED_LONE_SLICE_MS_DEFAULT,
 		.solo_native_us = AOS_SCHED_SOLO_NATIVE_US_DEFAULT,
+		.rejoin_credit_us = AOS_SCHED_REJOIN_CREDIT_US_DEFAULT,
 	};
 }
 
@@ -139,6 +140,7 @@ static const struct numeric_key numeric_keys[] = {
 	{ "response_floor_us", offsetof(struct aos_sched_config, response_floor_us), 0, 1000000, "off" },
 	{ "lone_slice_ms", offsetof(struct aos_sched_config, lone_slice_ms), 0, 60000, "off" },
 	{ "solo_native_us", offsetof(struct aos_sched_config, solo_native_us), 0, 1000000, "off" },
+	{ "rejoin_credit_us", offsetof(struct aos_sched_config, rejoin_credit_us), 0, 1000000, "none" },
 };
 #define NNUMERIC (sizeof(numeric_keys) / sizeof(numeric_keys[0]))
 

@@ -6,7 +6,11 @@
  *      divided by the entity's weight;
  *   2. the system virtual time is the oldest virtual time among active
  *      entities; an entity that (re)joins behind it is moved forward to it,
- *      so an idle client cannot hoard credit and then burst;
+ *      less the lag it had when it left, at most the rejoin credit: time
+ *      spent idle earns no credit, so an idle client cannot hoard and then
+ *      burst. Without keeping the lag, a client that leaves between launches
+ *      (host work, a blocking read) for longer than the device waits for it
+ *      lost the lag it had at every such gap to a tenant that never leaves;
  *   3. the next to run is the active entity furthest behind.
  * An entity that leaves keeps its virtual time (remembered until forget), so
  * leaving and rejoining cannot shed a debt either. Entities are few (active
@@ -23,6 +27,7 @@ struct vt_entry {
 	double weight;
 	double vtime;
 	uint64_t arrival;
+	double lag; /* behind the system virtual time when it left */
 	int active;
 };
 
@@ -31,6 +36,7 @@ struct aos_sched_vt {
 	size_t n, cap;
 	uint64_t next_arrival;
 	double now; /* system virtual time, never decreases */
+	double rejoin_credit; /* how far behind `now` a returning entity may stay */
 };
 
 static double weight_or_1(double w)
@@ -75,6 +81,14 @@ static void advance(struct aos_sched_vt *vt)
 		vt->now = min;
 }
 
+int aos_sched_vt_set_rejoin_credit(struct aos_sched_vt *vt, uint64_t credit_ns)
+{
+	if (!vt)
+		return -EINVAL;
+	vt->rejoin_credit = (double)credit_ns;
+	return 0;
+}
+
 int aos_sched_vt_join(struct aos_sched_vt *vt, uint64_t id, double weight)
 {
 	if (!vt)
@@ -95,8 +109,10 @@ int aos_sched_vt_join(struct aos_sched_vt *vt, uint64_t id, double weight)
 		*e = (struct vt_entry){ .id = id, .vtime = vt->now };
 	}
 	e->weight = weight_or_1(weight);
-	if (e->vtime < vt->now)
-		e->vtime = vt->now; /* no credit for time spent idle */
+	/* Behind by the lag it left with, at most the credit: time away earns nothing. */
+	double keep = e->lag < vt->rejoin_credit ? e->lag : vt->rejoin_credit;
+	if (e->vtime < vt->now - keep)
+		e->vtime = vt->now - keep;
 	e->arrival = vt->next_arrival++;
 	e->active = 1;
 	advance(vt);
@@ -110,6 +126,7 @@ int aos_sched_vt_leave(struct aos_sched_vt *vt, uint64_t id)
 		return -ENOENT;
 	e->active = 0;
 	advance(vt);
+	e->lag = vt->now > e->vtime ? vt->now - e->vtime : 0;
 	return 0;
 }
 

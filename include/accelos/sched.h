@@ -198,15 +198,22 @@ int aos_sched_share_solve(const struct aos_sched_device *dev, const struct aos_s
  * entity's virtual time grows by device_ns x share / weight when charged; the
  * next to run is the active one with the lowest virtual time, ties by arrival.
  * The system virtual time is the minimum over active entities and never goes
- * back; an entity that joins starts at max(its own, system) so idle periods
- * earn no credit (Neon's Disengaged Fair Queueing, steps 1-2), and one that
- * leaves keeps its virtual time so leaving cannot shed a debt.
+ * back; an entity that joins starts at max(its own, system - lag), where lag
+ * is how far behind the system it was when it left, at most the rejoin credit
+ * (0 unless set), so idle periods earn no credit (Neon's Disengaged Fair
+ * Queueing, steps 1-2) but a short absence does not cost the lag it had; one
+ * that leaves keeps its virtual time so leaving cannot shed a debt.
  */
 struct aos_sched_vt;
 
 struct aos_sched_vt *aos_sched_vt_new(void); /* NULL + errno on failure */
 void aos_sched_vt_destroy(struct aos_sched_vt *vt);
 
+/* The most lag behind the system virtual time (ns of whole-device use) an
+ * entity keeps across leave and join: it rejoins as far behind the system as
+ * it was when it left, up to this; a new entity starts at the system virtual
+ * time. 0 (the default): none kept. -EINVAL if vt is NULL. */
+int aos_sched_vt_set_rejoin_credit(struct aos_sched_vt *vt, uint64_t credit_ns);
 /* Becomes active, with a new arrival number. -EEXIST if already active. */
 int aos_sched_vt_join(struct aos_sched_vt *vt, uint64_t id, double weight);
 /* Becomes inactive; its virtual time is remembered. -ENOENT if not active. */

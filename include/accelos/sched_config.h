@@ -25,6 +25,9 @@
  *                                to itself (no other client that launched on it connected);
  *                                those in flight together at most a lone slice; also while
  *                                the device is held for it, up to its response slice
+ *   rejoin_credit_us = N         0..1000000 (0 = none), default 16000: a client that comes back
+ *                                to the device keeps the lag behind the others it had, up to N us
+ *                                of whole-device time (aos_sched_vt_set_rejoin_credit)
  *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
  *                                auto (default): direct on CPU devices, loop elsewhere
  *   weight.<uid or client name> = N   1..1000 (unlisted clients weigh 1)
@@ -66,6 +69,11 @@ struct aos_sched_config_weight {
  * lone long kernel about 10 % on PoCL (a hand-off each); a client that arrives waits at most that. */
 #define AOS_SCHED_LONE_SLICE_MS_DEFAULT 16u
 
+/* A returning client keeps up to 16 ms of lag (docs/scheduler.md §3, *Rejoin credit*): a client
+ * that leaves between launches for host work keeps its place; a client back from idling may run
+ * at most that long before the others get a turn. */
+#define AOS_SCHED_REJOIN_CREDIT_US_DEFAULT 16000u
+
 /* How the waves of an elastic launch run on a device. */
 enum aos_wave_shape {
 	AOS_WAVE_SHAPE_AUTO,   /* direct on CPU devices, loop elsewhere */
@@ -84,6 +92,7 @@ struct aos_sched_config {
 	uint32_t response_floor_us;       /* 0 = off */
 	uint32_t lone_slice_ms;           /* 0 = off: slice_ms */
 	uint32_t solo_native_us;          /* 0 = off */
+	uint32_t rejoin_credit_us;        /* 0 = none */
 	struct aos_sched_config_weight *weights; /* owned; n_weights entries */
 	size_t n_weights;
 };

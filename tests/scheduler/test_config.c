@@ -40,6 +40,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 16000000u);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
+	ck_assert_uint_eq(cfg.rejoin_credit_us, 16000);
 	ck_assert_uint_eq(cfg.n_weights, 0);
 	ck_assert_ptr_null(cfg.weights);
 	ck_assert_int_eq(parse(""), 0);
@@ -61,6 +62,7 @@ START_TEST(good_file)
 			   "response_floor_us = 0\n"
 			   "lone_slice_ms = 0\n"
 			   "solo_native_us = 500\n"
+			   "rejoin_credit_us = 0\n"
 			   "wave_shape = loop\n"
 			   "weight.1000 = 3\n"
 			   "weight.render-farm = 7\n"
@@ -77,14 +79,15 @@ START_TEST(good_file)
 	ck_assert_uint_eq(cfg.lone_slice_ms, 0);
 	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 12000000u); /* off: the 12 ms slice */
 	ck_assert_uint_eq(cfg.solo_native_us, 500);
+	ck_assert_uint_eq(cfg.rejoin_credit_us, 0);
 	ck_assert_uint_eq(cfg.n_weights, 3);
 	ck_assert_str_eq(cfg.weights[0].client, "1000");
 	ck_assert_uint_eq(cfg.weights[0].weight, 3);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_LOOP);
-	ck_assert_uint_eq(cfg.weights[0].line, 13);
+	ck_assert_uint_eq(cfg.weights[0].line, 14);
 	ck_assert_str_eq(cfg.weights[1].client, "render-farm");
 	ck_assert_str_eq(cfg.weights[2].client, "7");
-	ck_assert_uint_eq(cfg.weights[2].line, 15);
+	ck_assert_uint_eq(cfg.weights[2].line, 16);
 }
 END_TEST
 
@@ -101,6 +104,7 @@ START_TEST(shipped_example_parses)
 	ck_assert_uint_eq(cfg.response_floor_us, 60);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
+	ck_assert_uint_eq(cfg.rejoin_credit_us, 16000);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_AUTO);
 }
 END_TEST
@@ -135,6 +139,7 @@ static const struct {
 	{ "anticipate_lead_us = 1000001", "'anticipate_lead_us' must be an integer from 0 to 1000000, got" },
 	{ "response_floor_us = 1000001", "'response_floor_us' must be an integer from 0 to 1000000 (0 = off)" },
 	{ "lone_slice_ms = 60001", "'lone_slice_ms' must be an integer from 0 to 60000 (0 = off)" },
+	{ "rejoin_credit_us = 1000001", "'rejoin_credit_us' must be an integer from 0 to 1000000 (0 = none)" },
 	{ "solo_native_us = -1", "'solo_native_us' must be an integer from 0 to 1000000 (0 = off)" },
 	{ "wave_shape = persistent", "unknown wave_shape 'persistent' (expected one of: auto loop direct)" },
 	{ "bogus = 1", "unknown key 'bogus'" },

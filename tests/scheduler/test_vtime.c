@@ -105,6 +105,52 @@ START_TEST(idle_time_earns_no_credit_and_debt_stays)
 }
 END_TEST
 
+START_TEST(rejoin_keeps_lag_up_to_credit)
+{
+	/* Credit 3 ms. A leaves 2 ms behind B (host work between two launches) and B runs 10 ms
+	 * alone: A comes back 2 ms behind B, not level with it, and runs first; the time it was
+	 * away earned it nothing. */
+	ck_assert_int_eq(aos_sched_vt_set_rejoin_credit(vt, 3 * MS), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 2, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, 1 * MS, 1.0), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 3 * MS, 1.0), 0);
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 10 * MS, 1.0), 0);
+	ck_assert_double_eq_tol(aos_sched_vt_now(vt), 13.0 * MS, 1e-6);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_double_eq_tol(vtime_of(1), 11.0 * MS, 1e-6);
+	ck_assert_uint_eq(pick(), 1);
+	ck_assert_double_eq_tol(aos_sched_vt_now(vt), 13.0 * MS, 1e-6); /* never back */
+
+	/* Left 7 ms behind (B ran 5 ms while A waited): A keeps only the 3 ms credit. */
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 5 * MS, 1.0), 0);
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 2 * MS, 1.0), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_double_eq_tol(vtime_of(1), 17.0 * MS, 1e-6);
+
+	/* No debt is forgiven: ahead when it left, as far ahead when it comes back. */
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, 20 * MS, 1.0), 0);
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
+	ck_assert_double_eq_tol(vtime_of(1), 37.0 * MS, 1e-6);
+
+	/* A newcomer starts at the system virtual time (B's 20 ms), with no credit. */
+	ck_assert_int_eq(aos_sched_vt_join(vt, 3, 1), 0);
+	ck_assert_double_eq_tol(vtime_of(3), 20.0 * MS, 1e-6);
+
+	/* Credit 0 (the library's default): C left 5 ms behind, comes back level. */
+	ck_assert_int_eq(aos_sched_vt_set_rejoin_credit(vt, 0), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 5 * MS, 1.0), 0);
+	ck_assert_int_eq(aos_sched_vt_leave(vt, 3), 0);
+	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 1 * MS, 1.0), 0);
+	ck_assert_int_eq(aos_sched_vt_join(vt, 3, 1), 0);
+	ck_assert_double_eq_tol(vtime_of(3), 26.0 * MS, 1e-6);
+	ck_assert_int_eq(aos_sched_vt_set_rejoin_credit(NULL, 1), -EINVAL);
+}
+END_TEST
+
 START_TEST(system_time_never_goes_back)
 {
 	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
@@ -349,6 +395,7 @@ int main(void)
 	tcase_add_test(tc, hold_allowed_table);
 	tcase_add_test(tc, newcomer_starts_at_minimum);
 	tcase_add_test(tc, idle_time_earns_no_credit_and_debt_stays);
+	tcase_add_test(tc, rejoin_keeps_lag_up_to_credit);
 	tcase_add_test(tc, system_time_never_goes_back);
 	tcase_add_test(tc, weights_two_to_one);
 	tcase_add_test(tc, charge_scales_with_share_held);
