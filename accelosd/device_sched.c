@@ -416,8 +416,9 @@ static void history_note(struct aos_logical *l, uint64_t t, uint32_t groups)
  * holding cannot idle the device for free. Until then it stays active in virtual time, so it keeps
  * its place instead of rejoining (which keeps at most the rejoin credit of its lag). A client whose
  * next launch is already queued is also held for while at most anticipate_lead_us ahead
- * (aos_sched_hold_allowed): the launch is ready within microseconds. (Holding for any expected client while up to a slice
- * ahead, the denial rule's margin, measured worse: bench/RESULTS.md §4, sessions 12 and 16.)
+ * (aos_sched_hold_allowed): the launch is ready within microseconds. (Holding for any expected
+ * client while up to a slice ahead, the denial rule's margin, measured worse: bench/RESULTS.md §4,
+ * sessions 12 and 16.)
  */
 static uint64_t anticipate_ns(void)
 {

@@ -109,7 +109,7 @@ struct aos_sched_config_errors {
 
 /* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, 1 ms
  * anticipation with a 500 us lead for queued launches, 60 us response floor, 16 ms lone slices,
- * solo launches up to 2 ms, no weights. */
+ * solo launches up to 2 ms, 16 ms of lag kept on rejoining, no weights. */
 void aos_sched_config_init(struct aos_sched_config *cfg);
 void aos_sched_config_release(struct aos_sched_config *cfg);
 
