@@ -1007,8 +1007,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     uint64_t vgroups = narrow ? groups : aos_sched_slice_vgroups(per_vgroup, wave_slice, remaining, groups);
     if (l->wave_vgroups && vgroups > (uint64_t)l->wave_vgroups * WAVE_GROWTH)
         vgroups = (uint64_t)l->wave_vgroups * WAVE_GROWTH; /* a mismeasured wave cannot end slicing */
-    if (vgroups < groups)
-        vgroups = groups < remaining ? groups : remaining;
+    vgroups = aos_sched_whole_rounds(vgroups, groups, remaining); /* the rest of a round is free */
     if (!l->run_queue && !(l->run_queue = queue_take(d, l->context)))
         return false;
     bool first = l->waves == 0;

@@ -240,6 +240,15 @@ uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64
 	return n > remaining ? remaining : n;
 }
 
+uint64_t aos_sched_whole_rounds(uint64_t vgroups, uint64_t groups, uint64_t remaining)
+{
+	if (groups > 1 && vgroups % groups) {
+		uint64_t short_of = groups - vgroups % groups;
+		vgroups = vgroups > UINT64_MAX - short_of ? UINT64_MAX : vgroups + short_of;
+	}
+	return vgroups < remaining ? vgroups : remaining;
+}
+
 uint64_t aos_sched_response_slice(uint64_t slice_ns, uint64_t shortest_ns, uint32_t others,
 				  uint64_t floor_one_ns)
 {

@@ -277,6 +277,16 @@ int aos_sched_fair_round(const struct aos_sched_device *dev, const struct aos_sc
 uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64_t remaining, uint64_t probe);
 
 /*
+ * A wave's virtual groups rounded up to whole rounds of its `groups` physical
+ * groups (compute units for a direct wave), at most `remaining`. V virtual
+ * groups of about equal cost on G groups take ceil(V/G) rounds, so the rest of
+ * the last round is free: 3 groups of 8 ms on 2 compute units take 16 ms, as
+ * 4 do, and left one unit idle for 8 ms (mri-q's ComputeQ_GPU alone ran 1.25x
+ * slower than natively in such waves). groups 0 or 1: vgroups unchanged.
+ */
+uint64_t aos_sched_whole_rounds(uint64_t vgroups, uint64_t groups, uint64_t remaining);
+
+/*
  * Compute units a direct wave may hold (the direct shape runs one work-group per
  * virtual group, and the device hands a free compute unit to whichever kernel
  * has work-groups left). Normally all of them: waves take the device in turns.

@@ -276,6 +276,28 @@ START_TEST(slice_budget)
 }
 END_TEST
 
+START_TEST(whole_rounds)
+{
+	static const struct {
+		uint64_t vgroups, groups, remaining, expect;
+	} rows[] = {
+		{ 3, 2, 32, 4 },     /* ComputeQ_GPU alone: 3 of 8 ms on 2 CUs take 2 rounds, as 4 do */
+		{ 4, 2, 32, 4 },     /* whole already */
+		{ 1, 2, 32, 2 },     /* under one round: one each */
+		{ 3, 2, 3, 3 },      /* the tail */
+		{ 5, 4, 6, 6 },      /* never more than remain */
+		{ 41, 8, 1000, 48 },
+		{ 7, 1, 100, 7 },    /* one group: nothing to round */
+		{ 7, 0, 100, 7 },
+		{ 0, 4, 100, 0 },    /* nothing asked */
+		{ 9, 4, 0, 0 },      /* nothing left */
+		{ UINT64_MAX - 1, 4, UINT64_MAX, UINT64_MAX }, /* no overflow */
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_uint_eq(aos_sched_whole_rounds(rows[i].vgroups, rows[i].groups, rows[i].remaining), rows[i].expect);
+}
+END_TEST
+
 START_TEST(direct_wave_width)
 {
 	static const struct {
@@ -402,6 +424,7 @@ int main(void)
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, order_with_small_buffer);
 	tcase_add_test(tc, slice_budget);
+	tcase_add_test(tc, whole_rounds);
 	tcase_add_test(tc, direct_wave_width);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
