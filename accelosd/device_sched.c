@@ -954,8 +954,8 @@ static void wave_plan_chunks(struct aos_logical *l, uint32_t groups, uint64_t vg
 static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct wave_box *box, bool first,
                            bool chunk_changed, cl_event *ev)
 {
-    cl_int err = CL_SUCCESS; /* the direct kernel reads only the geometry */
-    if (first)
+    cl_int err = CL_SUCCESS; /* the direct kernel has no record: its grid is an argument */
+    if (first && !l->direct)
         err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE, 0, sizeof(l->host),
                                                          &l->host, 0, NULL, NULL);
     else if (!l->direct) {

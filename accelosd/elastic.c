@@ -440,7 +440,6 @@ struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_ker
     if (!ek)
         return NULL;
     *ek = *src; /* description included: wg_size, compile_wg, regs_per_thread */
-    ek->solo_record = NULL; /* the clone's direct kernel gets its own */
     cl_int err = CL_SUCCESS;
     ek->kernel = NATIVE(src->kernel, clCloneKernel)(src->kernel, &err);
     if (err != CL_SUCCESS) {
@@ -463,7 +462,5 @@ void aos_elastic_kernel_destroy(struct aos_elastic_kernel *ek)
         NATIVE(ek->kernel, clReleaseKernel)(ek->kernel);
     if (ek->direct)
         NATIVE(ek->direct, clReleaseKernel)(ek->direct);
-    if (ek->solo_record)
-        NATIVE(ek->solo_record, clReleaseMemObject)(ek->solo_record);
     free(ek);
 }

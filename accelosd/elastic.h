@@ -28,16 +28,14 @@ struct aos_elastic_kernel {
                               * the target has none */
     cl_device_id device;     /* the device it was built for */
     cl_uint num_args;        /* the application's arguments; runtime arguments follow */
-    unsigned runtime_args;   /* trailing arguments the launch sets (the virtual NDRange record) */
+    unsigned runtime_args;   /* trailing arguments the launch sets (the virtual NDRange record, or
+                              * the direct kernel's grid) */
     unsigned chunk;          /* compiled virtual groups per dequeue (a record's chunk 0) */
     size_t wg_size;          /* CL_KERNEL_WORK_GROUP_SIZE of the twin on device */
     size_t compile_wg[3];    /* reqd_work_group_size, zeros when absent */
     uint32_t regs_per_thread; /* registers per work-item as the vendor reports them (NVIDIA:
                                * -cl-nv-verbose build log); 0 = unknown, registers do not bind */
     bool launched;            /* a launch of it has run a wave: the device has compiled it */
-    cl_mem solo_record;       /* the direct kernel's record argument for solo launches, set on
-                               * `direct` for the geometry in solo_geometry; NULL = none yet */
-    struct aos_vndrange solo_geometry;
     bool solo_ran;            /* a solo launch of it ran: the device has compiled its code for one */
     uint64_t code_key;        /* the rewritten module's bytes and the kernel's name: the same code
                                * in any program of any client gets the same key */

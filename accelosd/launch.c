@@ -170,26 +170,12 @@ static uint32_t client_weight(struct aos_session *s)
 
 /* ---- Launch ------------------------------------------------------------------------------- */
 
-/* Points the direct kernel's record argument at a buffer holding rec, made once per geometry:
- * the direct kernel only reads it. */
-static bool solo_record_for(struct aos_elastic_kernel *ek, cl_context ctx, const struct aos_vndrange *rec)
+/* Sets a direct kernel's last argument: the launch's grid, by value (accelos/vndrange.h). */
+static bool direct_grid_set(cl_kernel direct, cl_uint index, const struct aos_vndrange *rec)
 {
-    if (ek->solo_record && !memcmp(&ek->solo_geometry, rec, sizeof(*rec)))
-        return true;
-    cl_int err;
-    cl_mem m = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, AOS_VNDRANGE_SIZE,
-                                          (void *)rec, &err);
-    if (err != CL_SUCCESS)
-        return false;
-    if (NATIVE(ek->direct, clSetKernelArg)(ek->direct, ek->num_args, sizeof(m), &m) != CL_SUCCESS) {
-        NATIVE(m, clReleaseMemObject)(m);
-        return false;
-    }
-    if (ek->solo_record)
-        NATIVE(ek->solo_record, clReleaseMemObject)(ek->solo_record); /* launches using it keep it */
-    ek->solo_record = m;
-    ek->solo_geometry = *rec;
-    return true;
+    struct aos_direct_grid grid;
+    aos_direct_grid_of(rec, &grid);
+    return NATIVE(direct, clSetKernelArg)(direct, index, sizeof(grid), &grid) == CL_SUCCESS;
 }
 
 bool aos_launch_target(cl_command_queue queue, const struct aos_elastic_kernel *ek,
@@ -232,7 +218,7 @@ bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_e
     /* Where the direct shape runs, its kernel: the device compiled it for the launch that measured
      * the code, and it runs at native speed (one box: the whole range). Elsewhere the native one. */
     cl_event ev = NULL;
-    if (ek->direct && device_runs_direct(t->dev) && solo_record_for(ek, t->ctx, &t->rec))
+    if (ek->direct && device_runs_direct(t->dev) && direct_grid_set(ek->direct, ek->num_args, &t->rec))
         err = NATIVE(queue, clEnqueueNDRangeKernel)(queue, ek->direct, shape->work_dim, shape->offset, shape->global,
                                                     t->local, num_wait, wait, &ev);
     else
@@ -300,10 +286,14 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     cl_kernel twin = l->direct ? ek->direct : ek->kernel;
     cl_int err = CL_SUCCESS;
     l->kernel = NATIVE(twin, clCloneKernel)(twin, &err);
-    if (err == CL_SUCCESS)
+    if (err == CL_SUCCESS && l->direct) { /* the grid, by value: no record on the device */
+        if (!direct_grid_set(l->kernel, ek->num_args, &t->rec))
+            err = CL_INVALID_KERNEL_ARGS;
+    } else if (err == CL_SUCCESS) {
         l->record = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE, AOS_VNDRANGE_SIZE, NULL, &err);
-    if (err == CL_SUCCESS)
-        err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, ek->num_args, sizeof(cl_mem), &l->record);
+        if (err == CL_SUCCESS)
+            err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, ek->num_args, sizeof(cl_mem), &l->record);
+    }
     if (err == CL_SUCCESS && n_held && !(l->held = malloc(n_held * sizeof(*l->held))))
         err = CL_OUT_OF_HOST_MEMORY;
     for (uint32_t i = 0; err == CL_SUCCESS && i < n_held; i++) {

@@ -70,7 +70,7 @@ struct aos_logical {
     cl_kernel kernel;                  /* a clone of the twin: the arguments as at enqueue */
     bool direct;                       /* kernel is the direct shape: waves of one virtual group per
                                         * physical group, each over a box of the original range */
-    cl_mem record;                     /* AOS_VNDRANGE_SIZE bytes; owned */
+    cl_mem record;                     /* AOS_VNDRANGE_SIZE bytes; owned; NULL in the direct shape */
     struct aos_vndrange host;          /* the record; the non-blocking writes read it */
     cl_event gate;                     /* marker on the application's queue: may start */
     cl_event user;                     /* completes the application's event */

@@ -96,8 +96,8 @@ extern "C" int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, 
 	FPM.addPass(EarlyCSEPass());
 	FPM.addPass(InstCombinePass());
 	FPM.addPass(SimplifyCFGPass());
+	FPM.addPass(SROAPass());
 	Finish.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
-	Finish.addPass(aos::DirectRecordInvariantPass());
 	Finish.addPass(GlobalDCEPass());
 	MAM.clear();
 	Finish.run(M, MAM);

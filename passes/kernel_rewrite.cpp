@@ -212,20 +212,33 @@ CallInst *callRt(IRBuilder<> &B, FunctionCallee FC, ArrayRef<Value *> Args)
 }
 
 // A runtime argument appended to a kernel: its IR name and kernel_arg_* metadata. addrSpace 1
-// is the record (a global pointer), 0 a uint.
+// is the record (a global pointer); byValue is the direct kernel's grid (accelos/vndrange.h),
+// a struct passed by value as clang passes one: a private pointer with the byval attribute.
 struct RuntimeArg {
 	unsigned addrSpace;
 	const char *type;
 	const char *name;
+	bool byValue;
 };
 
-const RuntimeArg kRecordArg = {1, "struct aos_vndrange*", "aos_vndrange"};
+const RuntimeArg kRecordArg = {1, "struct aos_vndrange*", "aos_vndrange", false};
+const RuntimeArg kGridArg = {0, "struct aos_direct_grid", "aos_grid", true};
+
+// struct aos_direct_grid: three ulong[3] and two uints.
+StructType *directGridType(LLVMContext &C)
+{
+	if (StructType *T = StructType::getTypeByName(C, "struct.aos_direct_grid"))
+		return T;
+	Type *I64x3 = ArrayType::get(Type::getInt64Ty(C), 3);
+	Type *I32 = Type::getInt32Ty(C);
+	return StructType::create(C, {I64x3, I64x3, I64x3, I32, I32}, "struct.aos_direct_grid");
+}
 
 Type *runtimeArgType(LLVMContext &C, const RuntimeArg &A)
 {
-	if (A.addrSpace)
-		return Type::getInt8Ty(C)->getPointerTo(A.addrSpace);
-	return Type::getInt32Ty(C);
+	if (A.byValue)
+		return directGridType(C)->getPointerTo(0);
+	return Type::getInt8Ty(C)->getPointerTo(A.addrSpace);
 }
 
 // Copies From's metadata to To, appending one kernel_arg_* entry per extra argument.
@@ -425,8 +438,14 @@ Function *makeKernelShell(Function &K, const Twine &Name, ArrayRef<RuntimeArg> E
 	unsigned i = 0;
 	for (Argument &A : K.args())
 		F->getArg(i++)->setName(A.getName());
-	for (const RuntimeArg &A : Extra)
+	for (const RuntimeArg &A : Extra) {
+		if (A.byValue) {
+			F->addParamAttr(i, Attribute::getWithByValType(C, directGridType(C)));
+			F->addParamAttr(i, Attribute::getWithAlignment(C, Align(8)));
+			F->addParamAttr(i, Attribute::NoUndef);
+		}
 		F->getArg(i++)->setName(A.name);
+	}
 	return F;
 }
 
@@ -552,26 +571,18 @@ Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk)
 		return nullptr;
 	Type *CtxTy = Body.getFunctionType()->params().back();
 
-	Function *D = makeKernelShell(K, name, {kRecordArg}, Chunk);
+	Function *D = makeKernelShell(K, name, {kGridArg}, Chunk);
 	unsigned nargs = K.arg_size();
-	Argument *Rec = D->getArg(nargs);
-	D->addParamAttr(nargs, Attribute::NoAlias);
+	D->addParamAttr(nargs, Attribute::NoCapture);
 	D->addParamAttr(nargs, Attribute::ReadOnly);
-	D->addDereferenceableParamAttr(nargs, AOS_VNDRANGE_SIZE);
 
 	Function *DBody = cloneBodyFor(Body, name);
-	FunctionCallee Init = rtDecl(M, "aos_rt_direct_init", Type::getVoidTy(C), {Rec->getType(), CtxTy});
+	Type *VoidPtrTy = Type::getInt8Ty(C)->getPointerTo(0);
+	FunctionCallee Init = rtDecl(M, "aos_rt_direct_init", Type::getVoidTy(C), {VoidPtrTy, CtxTy});
 	IRBuilder<> B(BasicBlock::Create(C, "entry", D));
 	Value *Ctx = allocContext(B, CtxTy);
-	// The same facts as an assumption in the body: PoCL inlines the kernel into its work-group
-	// launcher, where the parameter's attributes are gone. Without them a record load that PoCL
-	// sank below a branch (a kernel that returns early, then asks its group id) could not be
-	// hoisted back, and its vectorizer gathered the load, masked, in every vector.
-	B.CreateAssumption(B.getTrue(),
-			   {OperandBundleDef("dereferenceable",
-					     std::vector<Value *>{Rec, B.getInt64(AOS_VNDRANGE_SIZE)}),
-			    OperandBundleDef("align", std::vector<Value *>{Rec, B.getInt64(8)})});
-	callRt(B, Init, {Rec, Ctx});
+	Value *Grid = B.CreatePointerCast(D->getArg(nargs), VoidPtrTy);
+	callRt(B, Init, {Grid, Ctx});
 	CallInst *Call = callBody(B, *DBody, *D, nargs, Ctx);
 	B.CreateRetVoid();
 	InlineFunctionInfo IFI;
@@ -680,28 +691,6 @@ bool rewriteKernels(Module &M)
 PreservedAnalyses KernelRewritePass::run(Module &M, ModuleAnalysisManager &)
 {
 	return rewriteKernels(M) ? PreservedAnalyses::none() : PreservedAnalyses::all();
-}
-
-// The direct kernel only reads its record, and the record never changes while a wave runs:
-// saying so lets the loads (and the group-id arithmetic on them) leave the work-item loops
-// PoCL wraps around the body, where stores to the kernel's buffers would otherwise pin them.
-PreservedAnalyses DirectRecordInvariantPass::run(Module &M, ModuleAnalysisManager &)
-{
-	bool changed = false;
-	MDNode *Empty = MDNode::get(M.getContext(), {});
-	for (Function &F : M) {
-		if (F.isDeclaration() || !F.getName().startswith(AOS_DIRECT_KERNEL_PREFIX) ||
-		    !F.getMetadata(kRewrittenMD) || F.arg_size() < 1)
-			continue;
-		Argument *Rec = F.getArg(F.arg_size() - 1); // the record is the last argument
-		for (Instruction &I : instructions(F))
-			if (auto *L = dyn_cast<LoadInst>(&I))
-				if (getUnderlyingObject(L->getPointerOperand()) == Rec) {
-					L->setMetadata(LLVMContext::MD_invariant_load, Empty);
-					changed = true;
-				}
-	}
-	return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 PreservedAnalyses RtlibInternalizePass::run(Module &M, ModuleAnalysisManager &)

@@ -19,11 +19,6 @@ struct RtlibInternalizePass : llvm::PassInfoMixin<RtlibInternalizePass> {
 	llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 
-// Marks the direct kernels' record loads invariant (after rtlib is inlined).
-struct DirectRecordInvariantPass : llvm::PassInfoMixin<DirectRecordInvariantPass> {
-	llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-};
-
 // On SPIR, marks llvm.loop.unroll.full the innermost loops that contain a
 // barrier or call no function; LLVM's full unroller, run only-when-forced
 // after it, unrolls those with a constant trip count (inner_loop_unroll.cpp).

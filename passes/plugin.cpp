@@ -1,6 +1,6 @@
 // opt-15 plugin: `opt -load-pass-plugin=libaos_opt_plugin.so -passes=aos-rewrite`
 // so the rewrite can be tested on .ll files with FileCheck
-// (also aos-rtlib-internalize and aos-direct-record-invariant, and the function
+// (also aos-rtlib-internalize, and the function
 // passes aos-force-unroll-inner-loops, which only marks, and
 // aos-unroll-inner-loops, the JIT's mark-and-unroll step).
 #include "kernel_rewrite.h"
@@ -22,10 +22,6 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
 					}
 					if (Name == "aos-rtlib-internalize") {
 						MPM.addPass(aos::RtlibInternalizePass());
-						return true;
-					}
-					if (Name == "aos-direct-record-invariant") {
-						MPM.addPass(aos::DirectRecordInvariantPass());
 						return true;
 					}
 					return false;

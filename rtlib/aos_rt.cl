@@ -70,17 +70,27 @@ void aos_rt_init(global void *rtv, void *wgv)
  * the box's origin (aos_vndrange_box). A group's virtual id is then its
  * physical id plus that shift over the local size: a subtraction and a
  * division by a constant (PoCL compiles the local size in), no split of a
- * linear index. The record is only read here, so the kernel declares it
- * noalias and read-only, and its loads leave PoCL's work-item loops.
+ * linear index. The geometry comes by value (struct aos_direct_grid), so
+ * every field is a constant of the work-group, outside PoCL's work-item loops.
  */
-void aos_rt_direct_init(global void *rtv, void *wgv)
+void aos_rt_direct_init(const void *gridv, void *wgv)
 {
-	aos_rt_init(rtv, wgv);
-	global const struct aos_vndrange *rt = rtv;
+	const struct aos_direct_grid *g = gridv;
 	aos_wg *wg = wgv;
+	for (int d = 0; d < 3; d++) {
+		wg->num_groups[d] = g->num_groups[d];
+		wg->global_size[d] = g->global_size[d];
+		wg->offset[d] = g->global_offset[d];
+		wg->local_size[d] = get_local_size(d);
+		wg->group[d] = (get_global_offset(d) - g->global_offset[d]) / get_local_size(d) + get_group_id(d);
+	}
+	wg->dims = g->dims;
+	wg->phase = 0;
+	wg->base = 0;
+	wg->prev = 0;
+	wg->completed = 0;
 	wg->direct = 1;
-	for (int d = 0; d < 3; d++)
-		wg->group[d] = (get_global_offset(d) - rt->global_offset[d]) / get_local_size(d) + get_group_id(d);
+	wg->stopping = 0;
 }
 
 /* Direct shape: the device's id within the wave's range, which the compiler folds to group x
@@ -182,12 +192,14 @@ void aos_rt_enter(void *wgv, uint index)
 	wg->group[2]++;
 }
 
-/* Field v[d] by selects, not by indexing: with a d known only at run time an indexed field
- * keeps the whole context in memory, which PoCL then keeps per work-item (a store and load per
- * work-item of every field); selects keep it in registers. A constant d folds away. */
+/* Field v[d] as an element of a vector value, not by indexing memory: with a d known only at
+ * run time an indexed field (or selects, which clang turns into a load through a phi of field
+ * addresses) keeps the whole context in memory, which PoCL then keeps per work-item (a store
+ * and load per work-item of every field); the vector stays in registers. A constant d folds. */
 static ulong aos_by_dim(const ulong *v, uint d, ulong beyond)
 {
-	return d == 0 ? v[0] : d == 1 ? v[1] : d == 2 ? v[2] : beyond;
+	ulong4 all = (ulong4)(v[0], v[1], v[2], beyond);
+	return all[d < 3u ? d : 3u];
 }
 
 ulong aos_rt_group_id(void *wgv, uint d)

@@ -265,7 +265,10 @@ static inline void aos_vndrange_box_ndrange(const struct aos_vndrange *r, const 
 /*
  * Direct shape. On SPIR targets the rewrite also emits, per rewritten kernel
  * K, a loop-free kernel AOS_DIRECT_KERNEL_PREFIX "K" taking K's arguments and
- * the record (read only: next, budget and done are not used). The host covers
+ * the launch's geometry, a struct aos_direct_grid passed by value (below),
+ * not the record: it has no dequeue, so it needs none of next, budget, done
+ * or stop, and a by-value argument is a constant of the work-group where a
+ * record in device memory is not. The host covers
  * the virtual NDRange with waves, each over a box of virtual groups in the
  * original dimensions (aos_vndrange_box) with the original local size and the
  * global offset moved by origin x local size. Each group runs
@@ -275,6 +278,42 @@ static inline void aos_vndrange_box_ndrange(const struct aos_vndrange *r, const 
  * once all of its groups did.
  */
 #define AOS_DIRECT_KERNEL_PREFIX "aos_direct_"
+
+/*
+ * The direct kernel's last argument, by value: the original launch's
+ * geometry as in its record (local sizes are the device's own). Why by
+ * value: PoCL keeps a kernel's loads from a buffer inside the work-item loops
+ * it wraps around the body (a store to any buffer may alias them), and a
+ * kernel that read its global offsets from a buffer ran at 0.85x the native
+ * one (mat_2d_offset); a by-value argument is loaded once per work-group.
+ */
+struct aos_direct_grid {
+	aos_u64 global_size[3];
+	aos_u64 global_offset[3];
+	aos_u64 num_groups[3];
+	aos_u32 dims;
+	aos_u32 reserved;             /* 0 */
+};
+
+#define AOS_DIRECT_GRID_SIZE 80u
+_Static_assert(sizeof(struct aos_direct_grid) == AOS_DIRECT_GRID_SIZE, "grid size is ABI");
+_Static_assert(AOS_OFFSETOF(struct aos_direct_grid, global_offset) == 24, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_direct_grid, num_groups) == 48, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_direct_grid, dims) == 72, "layout");
+
+#ifndef __OPENCL_C_VERSION__
+/* Host: the direct kernel's grid argument for the launch of record r. */
+static inline void aos_direct_grid_of(const struct aos_vndrange *r, struct aos_direct_grid *g)
+{
+	memset(g, 0, sizeof(*g));
+	for (int d = 0; d < AOS_VNDRANGE_MAX_DIMS; d++) {
+		g->global_size[d] = r->global_size[d];
+		g->global_offset[d] = r->global_offset[d];
+		g->num_groups[d] = r->num_groups[d];
+	}
+	g->dims = r->dims;
+}
+#endif
 
 /* Private per-work-item scheduling state the rewritten kernel allocates
  * (rtlib owns its layout; the pass only needs its size in 8-byte words). */

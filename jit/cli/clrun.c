@@ -365,21 +365,24 @@ static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const str
 	return e;
 }
 
+/* Sets the direct kernel's last argument: the launch's grid, by value (accelos/vndrange.h). */
+static cl_int set_direct_grid(cl_kernel k, cl_uint grid_arg, const struct aos_vndrange *rec)
+{
+	struct aos_direct_grid grid;
+	aos_direct_grid_of(rec, &grid);
+	return clSetKernelArg(k, grid_arg, sizeof(grid), &grid);
+}
+
 /* Runs the direct kernel over the whole virtual NDRange in waves of up to
- * sched->direct_wave groups; the record is its last argument. */
+ * sched->direct_wave groups; the grid is its last argument. */
 static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
-			 const struct aos_sched_cfg *sched, struct launch_state *s, cl_uint rec_arg,
-			 double *ms)
+			 const struct aos_sched_cfg *sched, cl_uint grid_arg, double *ms)
 {
 	struct aos_vndrange rec;
 	cl_int e = fill_record(&rec, l, NULL);
 	if (e != CL_SUCCESS)
 		return e;
-	s->record = clCreateBuffer(env->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(rec),
-				   &rec, &e);
-	if (e != CL_SUCCESS)
-		return e;
-	if ((e = clSetKernelArg(k, rec_arg, sizeof(cl_mem), &s->record)) != CL_SUCCESS)
+	if ((e = set_direct_grid(k, grid_arg, &rec)) != CL_SUCCESS)
 		return e;
 	return enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, ms, NULL, NULL);
 }
@@ -539,7 +542,7 @@ int aos_clrun_launch(struct aos_clenv *env, cl_program prog, const char *kernel,
 	}
 	if (e == CL_SUCCESS) {
 		if (sched && sched->direct_wave)
-			e = run_direct(env, k, l, sched, &s, (cl_uint)nargs, ms);
+			e = run_direct(env, k, l, sched, (cl_uint)nargs, ms);
 		else if (sched)
 			e = run_sched(env, k, l, sched, &s, (cl_uint)nargs, ms, err, errlen);
 		else
@@ -675,7 +678,11 @@ int aos_clrun_prepare(struct aos_clenv *env, cl_program prog, const char *kernel
 						       sizeof(direct_name)), &e);
 	for (int i = 0; e == CL_SUCCESS && i < set->s.n; i++)
 		e = bind_arg(p->kernel, (cl_uint)i, &set->specs[i], &set->s);
-	if (e == CL_SUCCESS && sched) {
+	if (e == CL_SUCCESS && sched && sched->direct_wave) {
+		e = fill_record(&p->rec, l, NULL);
+		if (e == CL_SUCCESS)
+			e = set_direct_grid(p->kernel, (cl_uint)set->s.n, &p->rec);
+	} else if (e == CL_SUCCESS && sched) {
 		e = fill_record(&p->rec, l, sched);
 		if (e == CL_SUCCESS)
 			p->record = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,

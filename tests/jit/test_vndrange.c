@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 START_TEST(host_layout)
 {
@@ -207,6 +208,32 @@ START_TEST(box_walk_covers_the_range)
 }
 END_TEST
 
+/* The direct kernel's grid: layout (the pass builds the same struct type) and the fields it
+ * takes from a record; nothing of the record's dequeue state. */
+START_TEST(direct_grid_from_record)
+{
+	ck_assert_uint_eq(sizeof(struct aos_direct_grid), AOS_DIRECT_GRID_SIZE);
+	ck_assert_uint_eq(offsetof(struct aos_direct_grid, global_offset), 24);
+	ck_assert_uint_eq(offsetof(struct aos_direct_grid, num_groups), 48);
+	ck_assert_uint_eq(offsetof(struct aos_direct_grid, dims), 72);
+	struct aos_vndrange r;
+	const size_t global[3] = { 48, 20, 6 }, local[3] = { 16, 4, 3 }, offset[3] = { 5, 7, 9 };
+	ck_assert_int_eq(aos_vndrange_fill(&r, 2, global, local, offset), 0);
+	r.next = r.done = r.stop = 3;
+	struct aos_direct_grid g;
+	memset(&g, 0xff, sizeof(g));
+	aos_direct_grid_of(&r, &g);
+	ck_assert_uint_eq(g.dims, 2);
+	ck_assert_uint_eq(g.reserved, 0);
+	const aos_u64 want_size[3] = { 48, 20, 1 }, want_offset[3] = { 5, 7, 0 }, want_groups[3] = { 3, 5, 1 };
+	for (int d = 0; d < 3; d++) {
+		ck_assert_uint_eq(g.global_size[d], want_size[d]);
+		ck_assert_uint_eq(g.global_offset[d], want_offset[d]);
+		ck_assert_uint_eq(g.num_groups[d], want_groups[d]);
+	}
+}
+END_TEST
+
 START_TEST(device_layout_matches)
 {
 	/* Compile the header as OpenCL C; its _Static_asserts must hold there. */
@@ -232,6 +259,7 @@ int main(void)
 	tcase_add_test(tc, loop_chunk_static_first);
 	tcase_add_test(tc, static_first_sets_next_and_end);
 	tcase_add_test(tc, box_walk_covers_the_range);
+	tcase_add_test(tc, direct_grid_from_record);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,7 +1,8 @@
 ; The direct shape (docs/jit.md, "The direct shape (SPIR targets)"): next to
 ; the scheduling kernel k, a spir module gets aos_direct_k, with k's body and
 ; grid built-in replacement but no loop, dequeue, atomics or added barriers,
-; taking k's arguments and the record. NVPTX gets no direct
+; taking k's arguments and the launch's grid by value (struct aos_direct_grid,
+; not the record: direct_grid.ll). NVPTX gets no direct
 ; kernel, and neither does a kernel whose direct name is taken (c).
 ;
 ; From (clang-15 -x cl -cl-std=CL1.2 -target spir64 -O2 -fno-slp-vectorize
@@ -27,13 +28,12 @@
 ; RUN:   | FileCheck %s --check-prefix=NV --implicit-check-not=aos_direct_k \
 ; RUN:       --implicit-check-not=aos_rt_direct_init
 ; What the JIT runs after the rewrite (aos_passes_rewrite): rtlib linked (only
-; what is needed), internalized, inlined, cleaned up; all but
-; DirectRecordInvariantPass (direct_record_invariant.ll checks it). llvm-link-15
-; comes from PATH (same LLVM package as opt-15).
+; what is needed), internalized, inlined, cleaned up. llvm-link-15 comes from
+; PATH (same LLVM package as opt-15).
 ; RUN: %opt -load-pass-plugin=%plugin -passes=aos-rewrite %s -o - \
 ; RUN:   | llvm-link-15 - --only-needed %rtlib/aos_rt-spir64.bc -o - \
 ; RUN:   | %opt -load-pass-plugin=%plugin -S -o - \
-; RUN:       -passes='aos-rtlib-internalize,always-inline,function(sroa,early-cse,instcombine,simplifycfg),globaldce' \
+; RUN:       -passes='aos-rtlib-internalize,always-inline,function(sroa,early-cse,instcombine,simplifycfg,sroa),globaldce' \
 ; RUN:   | FileCheck %s --check-prefix=LINKED
 ;
 ; The direct kernel has its own copy of the local array, under its name.
@@ -55,17 +55,15 @@
 ; CHECK: @k.t
 ; CHECK: aos.exit:
 ;
-; The direct kernel: k's arguments, the record (noalias readonly
-; dereferenceable(128), said again by an assumption that survives PoCL's
-; inlining into its launcher); k's body runs once for the virtual group
-; aos_rt_direct_init picks, on its own copy of t.
+; The direct kernel: k's arguments, the grid by value; k's body runs once for
+; the virtual group aos_rt_direct_init picks, on its own copy of t.
 ; CHECK-LABEL: define dso_local spir_kernel void @aos_direct_k(
-; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, i8 addrspace(1)* noalias readonly dereferenceable(128) %aos_vndrange) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
+; CHECK-SAME: i32 addrspace(1)* nocapture noundef writeonly align 4 %0, i32 addrspace(1)* nocapture noundef readonly align 4 %1, %struct.aos_direct_grid* nocapture noundef readonly byval(%struct.aos_direct_grid) align 8 %aos_grid) {{.*}}!kernel_arg_addr_space ![[DAS:[0-9]+]] {{.*}}!kernel_arg_type ![[DTY:[0-9]+]] {{.*}}!accelos.rewritten ![[DRW:[0-9]+]] {
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT: %aos.ctx = alloca [20 x i64]
 ; CHECK-NEXT: %[[CTX:[0-9]+]] = bitcast [20 x i64]* %aos.ctx to i8*
-; CHECK-NEXT: call void @llvm.assume(i1 true) [ "dereferenceable"(i8 addrspace(1)* %aos_vndrange, i64 128), "align"(i8 addrspace(1)* %aos_vndrange, i64 8) ]
-; CHECK-NEXT: call spir_func void @aos_rt_direct_init(i8 addrspace(1)* %aos_vndrange, i8* %[[CTX]])
+; CHECK-NEXT: %[[GRID:[0-9]+]] = bitcast %struct.aos_direct_grid* %aos_grid to i8*
+; CHECK-NEXT: call spir_func void @aos_rt_direct_init(i8* %[[GRID]], i8* %[[CTX]])
 ; CHECK-NEXT: %[[LID:[0-9]+]] = call spir_func i64 @_Z12get_local_idj(i32 noundef 0)
 ; CHECK-NEXT: %[[GID:[0-9]+]] = call spir_func i64 @aos_rt_global_id(i8* %[[CTX]], i32 0)
 ; CHECK: getelementptr inbounds [16 x i32], [16 x i32] addrspace(3)* @aos_direct_k.t, i64 0, i64 %[[LID]]
@@ -75,7 +73,7 @@
 ; CHECK: getelementptr inbounds i32, i32 addrspace(1)* %0, i64 %[[GID]]
 ; CHECK: ret void
 ; CHECK-NEXT: }
-; CHECK: declare spir_func void @aos_rt_direct_init(i8 addrspace(1)*, i8*)
+; CHECK: declare spir_func void @aos_rt_direct_init(i8*, i8*)
 ;
 ; c is rewritten, but its direct name is taken: no aos_direct_c kernel (under
 ; any suffix) follows.
@@ -86,8 +84,8 @@
 ; CHECK-DAG: !accelos.kernels = !{![[RK:[0-9]+]], ![[RC:[0-9]+]]}
 ; CHECK-DAG: ![[RK]] = !{!"k", i32 1, i32 [[CHUNK:[0-9]+]], i32 {{[0-9]+}}, !""}
 ; CHECK-DAG: ![[RC]] = !{!"c", i32 1, i32 {{[0-9]+}}, i32 {{[0-9]+}}, !""}
-; CHECK-DAG: ![[DAS]] = !{i32 1, i32 1, i32 1}
-; CHECK-DAG: ![[DTY]] = !{!"int*", !"int*", !"struct aos_vndrange*"}
+; CHECK-DAG: ![[DAS]] = !{i32 1, i32 1, i32 0}
+; CHECK-DAG: ![[DTY]] = !{!"int*", !"int*", !"struct aos_direct_grid"}
 ; CHECK-DAG: ![[DRW]] = !{i32 [[CHUNK]]}
 ;
 ; Nothing of the loop in the direct kernel: one block, no dequeue or atomics,
@@ -136,8 +134,8 @@
 ; the direct kernel stays one block with none of them and one barrier. A
 ; direct wave runs a box of the original range with its global offset moved
 ; by the box's origin (aos_vndrange_box): the virtual group is the physical
-; one plus (global offset - the record's offset at byte 56) / local size, and
-; the global id is the device's own.
+; one plus (global offset - the grid's global_offset) / local size, and the
+; global id is the device's own.
 ; LINKED-LABEL: define dso_local spir_kernel void @k(
 ; LINKED: call spir_func i32 @_Z10atomic_addPU3AS1Vjj(
 ; LINKED-LABEL: define dso_local spir_kernel void @aos_direct_k(
@@ -146,9 +144,8 @@
 ; LINKED-NOT: atomic
 ; LINKED-NOT: aos_rt_
 ; LINKED-NOT: @_Z7barrierj
-; LINKED-DAG: %[[RP:[0-9]+]] = getelementptr inbounds i8, i8 addrspace(1)* %aos_vndrange, i64 56
-; LINKED-DAG: %[[RPC:[0-9]+]] = bitcast i8 addrspace(1)* %[[RP]] to i64 addrspace(1)*
-; LINKED-DAG: %[[ROFF:[0-9]+]] = load i64, i64 addrspace(1)* %[[RPC]]
+; LINKED-DAG: %[[RP:[0-9]+]] = getelementptr inbounds %struct.aos_direct_grid, %struct.aos_direct_grid* %aos_grid, i64 0, i32 1, i64 0
+; LINKED-DAG: %[[ROFF:[0-9]+]] = load i64, i64* %[[RP]]
 ; LINKED-DAG: %[[GOFF:[0-9]+]] = call spir_func i64 @_Z17get_global_offsetj(i32 noundef 0)
 ; LINKED-DAG: %[[LSZ:[0-9]+]] = call spir_func i64 @_Z14get_local_sizej(i32 noundef 0)
 ; LINKED-DAG: %[[PG:[0-9]+]] = call spir_func i64 @_Z12get_group_idj(i32 noundef 0)
