@@ -926,6 +926,7 @@ static bool direct_is_narrow(const struct device_sched *d, const struct aos_logi
 /* A direct wave's NDRange: a box of virtual groups (aos_vndrange_box_ndrange). */
 struct wave_box {
     size_t global[3], offset[3];
+    aos_u64 origin[3]; /* in groups: the direct kernel's grid argument says it */
 };
 
 _Static_assert(offsetof(struct aos_vndrange, budget) == offsetof(struct aos_vndrange, next) + sizeof(aos_u32) &&
@@ -954,11 +955,15 @@ static void wave_plan_chunks(struct aos_logical *l, uint32_t groups, uint64_t vg
 static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct wave_box *box, bool first,
                            bool chunk_changed, cl_event *ev)
 {
-    cl_int err = CL_SUCCESS; /* the direct kernel has no record: its grid is an argument */
-    if (first && !l->direct)
+    cl_int err = CL_SUCCESS;
+    if (l->direct) { /* no record: the grid is an argument, with the box's origin */
+        struct aos_direct_grid grid;
+        aos_direct_grid_of(&l->host, box->origin, &grid);
+        err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, l->grid_arg, sizeof(grid), &grid);
+    } else if (first)
         err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE, 0, sizeof(l->host),
                                                          &l->host, 0, NULL, NULL);
-    else if (!l->direct) {
+    else {
         if (chunk_changed)
             err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
                                                              offsetof(struct aos_vndrange, chunk), sizeof(aos_u32),
@@ -1012,11 +1017,11 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         return false;
     bool first = l->waves == 0;
     aos_u32 base = l->host.budget;
-    struct wave_box box = {{0}, {0}};
+    struct wave_box box = {{0}, {0}, {0}};
     if (l->direct) { /* a box of the original dimensions: the row, rows or planes that fit */
-        aos_u64 origin[3], extent[3];
-        vgroups = aos_vndrange_box(&l->host, base, (aos_u32)vgroups, origin, extent);
-        aos_vndrange_box_ndrange(&l->host, origin, extent, box.global, box.offset);
+        aos_u64 extent[3];
+        vgroups = aos_vndrange_box(&l->host, base, (aos_u32)vgroups, box.origin, extent);
+        aos_vndrange_box_ndrange(&l->host, box.origin, extent, box.global, box.offset);
     }
     /* The last wave ran every group below its budget; its fetch-adds may have carried the
      * device's `next` past it (accelos/vndrange.h), so each wave restarts next there. */

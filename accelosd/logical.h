@@ -71,6 +71,7 @@ struct aos_logical {
     bool direct;                       /* kernel is the direct shape: waves of one virtual group per
                                         * physical group, each over a box of the original range */
     cl_mem record;                     /* AOS_VNDRANGE_SIZE bytes; owned; NULL in the direct shape */
+    cl_uint grid_arg;                  /* the direct kernel's grid argument, set for every wave */
     struct aos_vndrange host;          /* the record; the non-blocking writes read it */
     cl_event gate;                     /* marker on the application's queue: may start */
     cl_event user;                     /* completes the application's event */

@@ -22,7 +22,7 @@ extern "C" {
 
 /* Bump whenever the JIT's output changes (passes or front-end flags); part of
  * the JIT cache key. */
-#define AOS_PASSES_REVISION "20"
+#define AOS_PASSES_REVISION "21"
 
 struct aos_kernel_result {
 	char *name;          /* kernel name (malloc'd) */

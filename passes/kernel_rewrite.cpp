@@ -224,14 +224,14 @@ struct RuntimeArg {
 const RuntimeArg kRecordArg = {1, "struct aos_vndrange*", "aos_vndrange", false};
 const RuntimeArg kGridArg = {0, "struct aos_direct_grid", "aos_grid", true};
 
-// struct aos_direct_grid: three ulong[3] and two uints.
+// struct aos_direct_grid: three ulong[3], a uint[3] and a uint.
 StructType *directGridType(LLVMContext &C)
 {
 	if (StructType *T = StructType::getTypeByName(C, "struct.aos_direct_grid"))
 		return T;
 	Type *I64x3 = ArrayType::get(Type::getInt64Ty(C), 3);
 	Type *I32 = Type::getInt32Ty(C);
-	return StructType::create(C, {I64x3, I64x3, I64x3, I32, I32}, "struct.aos_direct_grid");
+	return StructType::create(C, {I64x3, I64x3, I64x3, ArrayType::get(I32, 3), I32}, "struct.aos_direct_grid");
 }
 
 Type *runtimeArgType(LLVMContext &C, const RuntimeArg &A)

@@ -68,10 +68,10 @@ void aos_rt_init(global void *rtv, void *wgv)
  * host launches the virtual NDRange as a series of waves, each over a box of
  * virtual groups in the original dimensions, with the global offset moved by
  * the box's origin (aos_vndrange_box). A group's virtual id is then its
- * physical id plus that shift over the local size: a subtraction and a
- * division by a constant (PoCL compiles the local size in), no split of a
- * linear index. The geometry comes by value (struct aos_direct_grid), so
- * every field is a constant of the work-group, outside PoCL's work-item loops.
+ * physical id plus the box's origin, which the host passes with each wave:
+ * no division, no split of a linear index. The geometry comes by value
+ * (struct aos_direct_grid), so every field is a constant of the work-group,
+ * outside PoCL's work-item loops.
  */
 void aos_rt_direct_init(const void *gridv, void *wgv)
 {
@@ -82,7 +82,7 @@ void aos_rt_direct_init(const void *gridv, void *wgv)
 		wg->global_size[d] = g->global_size[d];
 		wg->offset[d] = g->global_offset[d];
 		wg->local_size[d] = get_local_size(d);
-		wg->group[d] = (get_global_offset(d) - g->global_offset[d]) / get_local_size(d) + get_group_id(d);
+		wg->group[d] = g->origin[d] + get_group_id(d);
 	}
 	wg->dims = g->dims;
 	wg->phase = 0;
@@ -95,7 +95,7 @@ void aos_rt_direct_init(const void *gridv, void *wgv)
 
 /* Direct shape: the device's id within the wave's range, which the compiler folds to group x
  * local size + local id (the device's offset cancels), and the wave's shift from the original
- * range: the same for the whole wave. */
+ * range (its origin in items): the same for the whole wave. */
 static ulong aos_direct_id_in_wave(uint d)
 {
 	return get_global_id(d) - get_global_offset(d);
@@ -103,7 +103,7 @@ static ulong aos_direct_id_in_wave(uint d)
 
 static ulong aos_direct_shift(const aos_wg *wg, uint d)
 {
-	return get_global_offset(d) - wg->offset[d];
+	return (wg->group[d] - get_group_id(d)) * get_local_size(d);
 }
 
 /* Master only: grab up to `chunk` groups below min(total, budget). One

@@ -281,7 +281,9 @@ static inline void aos_vndrange_box_ndrange(const struct aos_vndrange *r, const 
 
 /*
  * The direct kernel's last argument, by value: the original launch's
- * geometry as in its record (local sizes are the device's own). Why by
+ * geometry as in its record (local sizes are the device's own), and the
+ * wave's box origin in groups (aos_vndrange_box), set for every wave: a
+ * group's virtual id is then origin + get_group_id, with no division. Why by
  * value: PoCL keeps a kernel's loads from a buffer inside the work-item loops
  * it wraps around the body (a store to any buffer may alias them), and a
  * kernel that read its global offsets from a buffer ran at 0.85x the native
@@ -291,25 +293,29 @@ struct aos_direct_grid {
 	aos_u64 global_size[3];
 	aos_u64 global_offset[3];
 	aos_u64 num_groups[3];
+	aos_u32 origin[3];            /* the wave's first group per dimension */
 	aos_u32 dims;
-	aos_u32 reserved;             /* 0 */
 };
 
-#define AOS_DIRECT_GRID_SIZE 80u
+#define AOS_DIRECT_GRID_SIZE 88u
 _Static_assert(sizeof(struct aos_direct_grid) == AOS_DIRECT_GRID_SIZE, "grid size is ABI");
 _Static_assert(AOS_OFFSETOF(struct aos_direct_grid, global_offset) == 24, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_direct_grid, num_groups) == 48, "layout");
-_Static_assert(AOS_OFFSETOF(struct aos_direct_grid, dims) == 72, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_direct_grid, origin) == 72, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_direct_grid, dims) == 84, "layout");
 
 #ifndef __OPENCL_C_VERSION__
-/* Host: the direct kernel's grid argument for the launch of record r. */
-static inline void aos_direct_grid_of(const struct aos_vndrange *r, struct aos_direct_grid *g)
+/* Host: the direct kernel's grid argument for the launch of record r, for a wave whose box
+ * starts at group `origin` (NULL: the range's first group, as a launch over the whole range). */
+static inline void aos_direct_grid_of(const struct aos_vndrange *r, const aos_u64 origin[3],
+				      struct aos_direct_grid *g)
 {
 	memset(g, 0, sizeof(*g));
 	for (int d = 0; d < AOS_VNDRANGE_MAX_DIMS; d++) {
 		g->global_size[d] = r->global_size[d];
 		g->global_offset[d] = r->global_offset[d];
 		g->num_groups[d] = r->num_groups[d];
+		g->origin[d] = origin ? (aos_u32)origin[d] : 0u; /* < num_groups <= AOS_VNDRANGE_MAX_GROUPS */
 	}
 	g->dims = r->dims;
 }

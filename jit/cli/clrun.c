@@ -327,12 +327,23 @@ static const char *kernel_to_run(const char *kernel, const struct aos_sched_cfg 
 	return buf;
 }
 
+/* Sets the direct kernel's last argument: the launch's grid, by value, for a wave whose box
+ * starts at group `origin` (accelos/vndrange.h). */
+static cl_int set_direct_grid(cl_kernel k, cl_uint grid_arg, const struct aos_vndrange *rec,
+			      const aos_u64 origin[3])
+{
+	struct aos_direct_grid grid;
+	aos_direct_grid_of(rec, origin, &grid);
+	return clSetKernelArg(k, grid_arg, sizeof(grid), &grid);
+}
+
 /* Enqueues the direct kernel over all virtual groups of rec in waves of up to `wave` groups,
  * each a box of the original range (aos_vndrange_box: one physical group per virtual group,
- * original local size, the global offset moved to the box). With `ms`, waits for each wave and
- * adds its kernel time; else *last is the last wave's event. With `first`, *first is the first
- * wave's event (one reference more when it is also *last). */
-static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
+ * original local size, the global offset moved to the box, the box's origin in the grid
+ * argument `grid_arg`). With `ms`, waits for each wave and adds its kernel time; else *last is
+ * the last wave's event. With `first`, *first is the first wave's event (one reference more when
+ * it is also *last). */
+static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, cl_uint grid_arg, const struct aos_launch *l,
 				   const struct aos_vndrange *rec, size_t wave, double *ms, cl_event *last,
 				   cl_event *first)
 {
@@ -344,6 +355,8 @@ static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const str
 		size_t global[3], offset[3];
 		aos_vndrange_box_ndrange(rec, origin, extent, global, offset);
 		cl_event ev = NULL;
+		if ((e = set_direct_grid(k, grid_arg, rec, origin)) != CL_SUCCESS)
+			break;
 		e = clEnqueueNDRangeKernel(env->queue, k, l->dims, offset, global, l->local, 0, NULL, &ev);
 		if (e == CL_SUCCESS && ms) {
 			e = clWaitForEvents(1, &ev);
@@ -365,14 +378,6 @@ static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, const str
 	return e;
 }
 
-/* Sets the direct kernel's last argument: the launch's grid, by value (accelos/vndrange.h). */
-static cl_int set_direct_grid(cl_kernel k, cl_uint grid_arg, const struct aos_vndrange *rec)
-{
-	struct aos_direct_grid grid;
-	aos_direct_grid_of(rec, &grid);
-	return clSetKernelArg(k, grid_arg, sizeof(grid), &grid);
-}
-
 /* Runs the direct kernel over the whole virtual NDRange in waves of up to
  * sched->direct_wave groups; the grid is its last argument. */
 static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
@@ -382,9 +387,7 @@ static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_la
 	cl_int e = fill_record(&rec, l, NULL);
 	if (e != CL_SUCCESS)
 		return e;
-	if ((e = set_direct_grid(k, grid_arg, &rec)) != CL_SUCCESS)
-		return e;
-	return enqueue_direct_waves(env, k, l, &rec, sched->direct_wave, ms, NULL, NULL);
+	return enqueue_direct_waves(env, k, grid_arg, l, &rec, sched->direct_wave, ms, NULL, NULL);
 }
 
 /* Reads the record back into *rec and checks that the virtual groups that ran are the first
@@ -654,6 +657,7 @@ struct aos_clrun_prepared {
 	cl_kernel kernel;
 	cl_mem record;
 	struct aos_vndrange rec;
+	cl_uint grid_arg; /* the direct shape's grid argument, set for every wave */
 	struct aos_launch launch;
 	struct aos_sched_cfg sched;
 	int has_sched;
@@ -681,7 +685,7 @@ int aos_clrun_prepare(struct aos_clenv *env, cl_program prog, const char *kernel
 	if (e == CL_SUCCESS && sched && sched->direct_wave) {
 		e = fill_record(&p->rec, l, NULL);
 		if (e == CL_SUCCESS)
-			e = set_direct_grid(p->kernel, (cl_uint)set->s.n, &p->rec);
+			p->grid_arg = (cl_uint)set->s.n;
 	} else if (e == CL_SUCCESS && sched) {
 		e = fill_record(&p->rec, l, sched);
 		if (e == CL_SUCCESS)
@@ -705,7 +709,7 @@ int aos_clrun_enqueue(struct aos_clenv *env, struct aos_clrun_prepared *p, cl_ev
 	*first = *last = NULL;
 	if (p->has_sched && p->sched.direct_wave) {
 		/* The first wave's start and the last wave's end bound the launch. */
-		return enqueue_direct_waves(env, p->kernel, &p->launch, &p->rec,
+		return enqueue_direct_waves(env, p->kernel, p->grid_arg, &p->launch, &p->rec,
 					    p->sched.direct_wave, NULL, last, first);
 	}
 	size_t global[3];

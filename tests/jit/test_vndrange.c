@@ -215,22 +215,31 @@ START_TEST(direct_grid_from_record)
 	ck_assert_uint_eq(sizeof(struct aos_direct_grid), AOS_DIRECT_GRID_SIZE);
 	ck_assert_uint_eq(offsetof(struct aos_direct_grid, global_offset), 24);
 	ck_assert_uint_eq(offsetof(struct aos_direct_grid, num_groups), 48);
-	ck_assert_uint_eq(offsetof(struct aos_direct_grid, dims), 72);
+	ck_assert_uint_eq(offsetof(struct aos_direct_grid, origin), 72);
+	ck_assert_uint_eq(offsetof(struct aos_direct_grid, dims), 84);
 	struct aos_vndrange r;
 	const size_t global[3] = { 48, 20, 6 }, local[3] = { 16, 4, 3 }, offset[3] = { 5, 7, 9 };
 	ck_assert_int_eq(aos_vndrange_fill(&r, 2, global, local, offset), 0);
 	r.next = r.done = r.stop = 3;
 	struct aos_direct_grid g;
 	memset(&g, 0xff, sizeof(g));
-	aos_direct_grid_of(&r, &g);
+	aos_direct_grid_of(&r, NULL, &g);
 	ck_assert_uint_eq(g.dims, 2);
-	ck_assert_uint_eq(g.reserved, 0);
 	const aos_u64 want_size[3] = { 48, 20, 1 }, want_offset[3] = { 5, 7, 0 }, want_groups[3] = { 3, 5, 1 };
 	for (int d = 0; d < 3; d++) {
 		ck_assert_uint_eq(g.global_size[d], want_size[d]);
 		ck_assert_uint_eq(g.global_offset[d], want_offset[d]);
 		ck_assert_uint_eq(g.num_groups[d], want_groups[d]);
+		ck_assert_uint_eq(g.origin[d], 0); /* a launch over the whole range */
 	}
+	/* A wave's box: its origin, the geometry unchanged. */
+	aos_u64 origin[3], extent[3];
+	ck_assert_uint_eq(aos_vndrange_box(&r, 6, 8, origin, extent), 6); /* rows 2 and 3, 3 groups each */
+	aos_direct_grid_of(&r, origin, &g);
+	ck_assert_uint_eq(g.origin[0], 0);
+	ck_assert_uint_eq(g.origin[1], 2);
+	ck_assert_uint_eq(g.origin[2], 0);
+	ck_assert_uint_eq(g.global_offset[1], 7);
 }
 END_TEST
 

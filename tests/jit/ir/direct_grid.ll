@@ -35,7 +35,7 @@
 ; CHECK-SAME: i32 addrspace(3)* {{.*}}%[[LOCAL:[0-9]+]], %struct.aos_direct_grid* nocapture noundef readonly byval(%struct.aos_direct_grid) align 8 %aos_grid) {{.*}}!kernel_arg_addr_space ![[KAS:[0-9]+]] {{.*}}!kernel_arg_type ![[KTY:[0-9]+]]
 ; CHECK-NEXT: entry:
 ; CHECK-NOT: alloca
-; CHECK: getelementptr inbounds %struct.aos_direct_grid, %struct.aos_direct_grid* %aos_grid, i64 0, i32 1, i64 0
+; CHECK: getelementptr inbounds %struct.aos_direct_grid, %struct.aos_direct_grid* %aos_grid, i64 0, i32 3, i64 0
 ; CHECK: load i32, i32 addrspace(1)* %{{[0-9]+}}, align 4, !tbaa !{{[0-9]+}}{{$}}
 ; CHECK: call spir_func void @_Z7barrierj
 ; CHECK: load i32, i32 addrspace(3)* %{{[0-9]+}}, align 4, !tbaa !{{[0-9]+}}{{$}}

@@ -133,9 +133,9 @@
 ; Linked as the JIT does: the scheduling kernel holds rtlib's dequeue atomics,
 ; the direct kernel stays one block with none of them and one barrier. A
 ; direct wave runs a box of the original range with its global offset moved
-; by the box's origin (aos_vndrange_box): the virtual group is the physical
-; one plus (global offset - the grid's global_offset) / local size, and the
-; global id is the device's own.
+; by the box's origin (aos_vndrange_box), which the grid argument also gives
+; in groups: the virtual group is the physical one plus that origin (no
+; division), and the global id is the device's own.
 ; LINKED-LABEL: define dso_local spir_kernel void @k(
 ; LINKED: call spir_func i32 @_Z10atomic_addPU3AS1Vjj(
 ; LINKED-LABEL: define dso_local spir_kernel void @aos_direct_k(
@@ -144,16 +144,11 @@
 ; LINKED-NOT: atomic
 ; LINKED-NOT: aos_rt_
 ; LINKED-NOT: @_Z7barrierj
-; LINKED-DAG: %[[RP:[0-9]+]] = getelementptr inbounds %struct.aos_direct_grid, %struct.aos_direct_grid* %aos_grid, i64 0, i32 1, i64 0
-; LINKED-DAG: %[[ROFF:[0-9]+]] = load i64, i64* %[[RP]]
-; LINKED-DAG: %[[GOFF:[0-9]+]] = call spir_func i64 @_Z17get_global_offsetj(i32 noundef 0)
-; LINKED-DAG: %[[LSZ:[0-9]+]] = call spir_func i64 @_Z14get_local_sizej(i32 noundef 0)
+; LINKED-DAG: %[[OP:[0-9]+]] = getelementptr inbounds %struct.aos_direct_grid, %struct.aos_direct_grid* %aos_grid, i64 0, i32 3, i64 0
+; LINKED-DAG: %[[ORIGIN:[0-9]+]] = load i32, i32* %[[OP]]
 ; LINKED-DAG: %[[PG:[0-9]+]] = call spir_func i64 @_Z12get_group_idj(i32 noundef 0)
 ; LINKED-DAG: %[[GID:[0-9]+]] = call spir_func i64 @_Z13get_global_idj(i32 noundef 0)
-; LINKED: %[[SHIFT:[0-9]+]] = sub i64 %[[GOFF]], %[[ROFF]]
-; LINKED-NEXT: %[[BOX:[0-9]+]] = udiv i64 %[[SHIFT]], %[[LSZ]]
-; LINKED-NEXT: %[[VG:[0-9]+]] = add i64 %[[PG]], %[[BOX]]
-; LINKED-NEXT: getelementptr inbounds i32, i32 addrspace(1)* %1, i64 %[[GID]]
+; LINKED: getelementptr inbounds i32, i32 addrspace(1)* %1, i64 %[[GID]]
 ; LINKED-NOT: {{^[a-z0-9_.]+:}}
 ; LINKED-NOT: atomic
 ; LINKED-NOT: aos_rt_
@@ -163,8 +158,12 @@
 ; LINKED-NOT: atomic
 ; LINKED-NOT: aos_rt_
 ; LINKED-NOT: @_Z7barrierj
-; LINKED: trunc i64 %[[VG]] to i32
-; LINKED: getelementptr inbounds i32, i32 addrspace(1)* %0, i64 %[[GID]]
+; LINKED: %[[PG32:[0-9]+]] = trunc i64 %[[PG]] to i32
+; LINKED-NEXT: %[[VG:[0-9]+]] = add i32 %[[ORIGIN]], %[[PG32]]
+; LINKED-NOT: udiv
+; LINKED-NOT: get_global_offset
+; LINKED: add nsw i32 %{{[0-9]+}}, %[[VG]]
+; LINKED-NEXT: getelementptr inbounds i32, i32 addrspace(1)* %0, i64 %[[GID]]
 ; LINKED: ret void
 ; LINKED-NEXT: }
 source_filename = "k.cl"
