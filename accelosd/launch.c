@@ -170,8 +170,8 @@ static uint32_t client_weight(struct aos_session *s)
 
 /* ---- Launch ------------------------------------------------------------------------------- */
 
-/* Sets a direct kernel's last argument: the launch's grid, by value, for a launch over the whole
- * range (accelos/vndrange.h; each wave of a logical launch sets its box's origin). */
+/* Sets a direct kernel's last argument: the launch's grid, by value, for a solo launch over the
+ * whole range (accelos/vndrange.h; a logical launch's waves set it with their box's origin). */
 static bool direct_grid_set(cl_kernel direct, cl_uint index, const struct aos_vndrange *rec)
 {
     struct aos_direct_grid grid;
@@ -287,11 +287,8 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     cl_kernel twin = l->direct ? ek->direct : ek->kernel;
     cl_int err = CL_SUCCESS;
     l->kernel = NATIVE(twin, clCloneKernel)(twin, &err);
-    l->grid_arg = ek->num_args;
-    if (err == CL_SUCCESS && l->direct) { /* the grid, by value: no record on the device */
-        if (!direct_grid_set(l->kernel, l->grid_arg, &t->rec)) /* each wave sets its own origin */
-            err = CL_INVALID_KERNEL_ARGS;
-    } else if (err == CL_SUCCESS) {
+    l->grid_arg = ek->num_args; /* direct: no record on the device; each wave sets the grid */
+    if (err == CL_SUCCESS && !l->direct) {
         l->record = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE, AOS_VNDRANGE_SIZE, NULL, &err);
         if (err == CL_SUCCESS)
             err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, ek->num_args, sizeof(cl_mem), &l->record);

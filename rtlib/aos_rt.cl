@@ -43,6 +43,17 @@ static bool aos_is_master(void)
 	return get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0;
 }
 
+/* The dequeue state of a group that has taken nothing yet, in either shape. */
+static void aos_wg_start(aos_wg *wg, uint direct)
+{
+	wg->phase = 0;
+	wg->base = 0;
+	wg->prev = 0;
+	wg->completed = 0;
+	wg->direct = direct;
+	wg->stopping = 0;
+}
+
 void aos_rt_init(global void *rtv, void *wgv)
 {
 	global struct aos_vndrange *rt = rtv;
@@ -55,12 +66,7 @@ void aos_rt_init(global void *rtv, void *wgv)
 		wg->local_size[d] = rt->local_size[d];
 	}
 	wg->dims = rt->dims;
-	wg->phase = 0;
-	wg->base = 0;
-	wg->prev = 0;
-	wg->completed = 0;
-	wg->direct = 0;
-	wg->stopping = 0;
+	aos_wg_start(wg, 0);
 }
 
 /*
@@ -85,12 +91,7 @@ void aos_rt_direct_init(const void *gridv, void *wgv)
 		wg->group[d] = g->origin[d] + get_group_id(d);
 	}
 	wg->dims = g->dims;
-	wg->phase = 0;
-	wg->base = 0;
-	wg->prev = 0;
-	wg->completed = 0;
-	wg->direct = 1;
-	wg->stopping = 0;
+	aos_wg_start(wg, 1);
 }
 
 /* Direct shape: the device's id within the wave's range, which the compiler folds to group x
