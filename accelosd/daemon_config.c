@@ -2,6 +2,8 @@
 
 #include <errno.h>
 
+#include "accelos/jit.h"
+#include "accelos/log.h"
 #include "accelos/sched_config.h"
 #include "policy.h"
 
@@ -19,6 +21,17 @@ const struct aos_sched_config *aos_daemon_config_get(void)
 {
     pthread_once(&loaded_once, loaded_defaults);
     return &loaded;
+}
+
+void aos_daemon_config_apply_codegen(void)
+{
+    uint32_t align = aos_daemon_config_get()->cpu_loop_align;
+    int rc = aos_jit_set_host_loop_align(align);
+    if (rc < 0)
+        aos_log(AOS_LOG_WARN, "config", "cannot align CPU kernels' loops to %u bytes: %s; LLVM's own applies", align,
+                rc == -ENOENT ? "this LLVM has no such option" : "invalid value");
+    else if (align)
+        aos_log(AOS_LOG_DEBUG, "config", "CPU kernels' innermost loops align to %u bytes", align);
 }
 
 uint32_t aos_daemon_config_weight(uint32_t uid, const char *name)

@@ -18,6 +18,10 @@ int aos_daemon_config_load(const char *path, bool policy_given, FILE *err);
 /* The configuration in force: the loaded file's, or the defaults. Read-only once serving. */
 struct aos_sched_config;
 const struct aos_sched_config *aos_daemon_config_get(void);
+/* Applies the configuration's code generation settings (cpu_loop_align) to this process's LLVM,
+ * which the CPU device's compiler shares. Call before the vendors load; a failure is logged and
+ * the daemon goes on with LLVM's own. */
+void aos_daemon_config_apply_codegen(void);
 /* A client's weight (1..1000): weight.<uid>, else weight.<process name>, else 1. */
 uint32_t aos_daemon_config_weight(uint32_t uid, const char *name);
 

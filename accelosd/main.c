@@ -150,6 +150,7 @@ int main(int argc, char **argv)
         config.has_allowed_gid = true;
     }
     aos_server_block_signals();
+    aos_daemon_config_apply_codegen();
     int devices = aos_vendor_load(vendors && *vendors ? vendors : DEFAULT_VENDOR_DIR);
     if (devices < 0) {
         fprintf(stderr, "accelosd: cannot read vendor directory %s: %s\n", vendors ? vendors : DEFAULT_VENDOR_DIR,

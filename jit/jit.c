@@ -38,6 +38,11 @@ const struct aos_jit_kernel *aos_jit_result_kernel(const struct aos_jit_result *
 	return NULL;
 }
 
+int aos_jit_set_host_loop_align(unsigned bytes)
+{
+	return aos_passes_set_host_loop_align(bytes);
+}
+
 const char *aos_jit_cl_error_name(int rc)
 {
 	switch (rc) {

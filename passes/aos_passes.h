@@ -67,6 +67,13 @@ int aos_passes_fuse_sincos(LLVMModuleRef module);
  * cannot translate them. Returns the number removed. */
 int aos_passes_strip_freeze(LLVMModuleRef module);
 
+/* x86 code generation in this process, hence PoCL's for its CPU device, which shares this LLVM:
+ * innermost loops start at `bytes` boundaries (passes/host_codegen.cpp). 0 changes nothing.
+ * Returns 0, -EINVAL (not a power of two from AOS_JIT_HOST_LOOP_ALIGN_MIN to _MAX,
+ * accelos/jit.h) or -ENOENT (this LLVM lacks the option).
+ * Call it before anything compiles: LLVM's options are not thread-safe. */
+int aos_passes_set_host_loop_align(unsigned bytes);
+
 /* Reads the per-kernel results recorded in `module`. *out is malloc'd; free
  * with aos_kernel_results_free(). Returns the count or negative errno. */
 int aos_kernel_results_read(LLVMModuleRef module, struct aos_kernel_result **out);

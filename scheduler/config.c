@@ -10,6 +10,8 @@
  */
 #include "accelos/sched_config.h"
 
+#include "accelos/jit.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,6 +36,7 @@ void aos_sched_config_init(struct aos_sched_config *cfg)
 		.lone_slice_ms = AOS_SCHED_LONE_SLICE_MS_DEFAULT,
 		.solo_native_us = AOS_SCHED_SOLO_NATIVE_US_DEFAULT,
 		.rejoin_credit_us = AOS_SCHED_REJOIN_CREDIT_US_DEFAULT,
+		.cpu_loop_align = AOS_JIT_HOST_LOOP_ALIGN_DEFAULT,
 	};
 }
 
@@ -128,19 +131,22 @@ struct numeric_key {
 	size_t offset; /* of the uint32_t field in struct aos_sched_config */
 	uint32_t min, max;
 	const char *zero_means; /* NULL: 0 is not special */
+	uint32_t pow2_from;     /* nonzero: besides 0, only powers of two from this one to max */
 };
 
 static const struct numeric_key numeric_keys[] = {
-	{ "slice_ms", offsetof(struct aos_sched_config, slice_ms), 1, 60000, NULL },
+	{ "slice_ms", offsetof(struct aos_sched_config, slice_ms), 1, 60000, NULL, 0 },
 	{ "max_inflight_per_client", offsetof(struct aos_sched_config, max_inflight_per_client), 0, 1000000,
-	  "unlimited" },
-	{ "vgroup_timeout_ms", offsetof(struct aos_sched_config, vgroup_timeout_ms), 0, 3600000, "no timeout" },
-	{ "anticipate_us", offsetof(struct aos_sched_config, anticipate_us), 0, 1000000, "off" },
-	{ "anticipate_lead_us", offsetof(struct aos_sched_config, anticipate_lead_us), 0, 1000000, NULL },
-	{ "response_floor_us", offsetof(struct aos_sched_config, response_floor_us), 0, 1000000, "off" },
-	{ "lone_slice_ms", offsetof(struct aos_sched_config, lone_slice_ms), 0, 60000, "off" },
-	{ "solo_native_us", offsetof(struct aos_sched_config, solo_native_us), 0, 1000000, "off" },
-	{ "rejoin_credit_us", offsetof(struct aos_sched_config, rejoin_credit_us), 0, 1000000, "none" },
+	  "unlimited", 0 },
+	{ "vgroup_timeout_ms", offsetof(struct aos_sched_config, vgroup_timeout_ms), 0, 3600000, "no timeout", 0 },
+	{ "anticipate_us", offsetof(struct aos_sched_config, anticipate_us), 0, 1000000, "off", 0 },
+	{ "anticipate_lead_us", offsetof(struct aos_sched_config, anticipate_lead_us), 0, 1000000, NULL, 0 },
+	{ "response_floor_us", offsetof(struct aos_sched_config, response_floor_us), 0, 1000000, "off", 0 },
+	{ "lone_slice_ms", offsetof(struct aos_sched_config, lone_slice_ms), 0, 60000, "off", 0 },
+	{ "solo_native_us", offsetof(struct aos_sched_config, solo_native_us), 0, 1000000, "off", 0 },
+	{ "rejoin_credit_us", offsetof(struct aos_sched_config, rejoin_credit_us), 0, 1000000, "none", 0 },
+	{ "cpu_loop_align", offsetof(struct aos_sched_config, cpu_loop_align), 0, AOS_JIT_HOST_LOOP_ALIGN_MAX,
+	  "LLVM's own", AOS_JIT_HOST_LOOP_ALIGN_MIN },
 };
 #define NNUMERIC (sizeof(numeric_keys) / sizeof(numeric_keys[0]))
 
@@ -284,6 +290,11 @@ static int parse_line(struct aos_sched_config *tmp, size_t *wcap, struct seen *s
 		if (!span_is(key, nk->name))
 			continue;
 		int rc = parse_u32(value, &v);
+		if (nk->pow2_from && !rc && v != 0 && (v < nk->pow2_from || v > nk->max || (v & (v - 1u)))) {
+			add_error(errs, line, "'%s' must be 0 (%s) or a power of two from %u to %u, got '%.*s%s'",
+				  nk->name, nk->zero_means, nk->pow2_from, nk->max, QUOTE(value));
+			return -EINVAL;
+		}
 		if (rc || v < nk->min || v > nk->max) {
 			add_error(errs, line, "'%s' must be an integer from %u to %u%s%s%s, got '%.*s%s'", nk->name,
 				  nk->min, nk->max, nk->zero_means ? " (0 = " : "",

@@ -23,6 +23,8 @@
  *             drift at the scale of one launch instead of one batch.
  *   JIT cost: aos_jit_compile (no cache) + clBuildProgram of the binary vs
  *             clBuildProgram of the source, and aos_jit_compile on a cache hit.
+ * Innermost loops on the CPU device align as the daemon aligns them (--loop-align, default
+ * AOS_JIT_HOST_LOOP_ALIGN_DEFAULT; 0 = LLVM's own).
  * PoCL's own kernel cache is switched off (POCL_KERNEL_CACHE=0) so both build
  * paths really compile. Writes a markdown report (--out) and prints it.
  */
@@ -244,6 +246,8 @@ static int split_words(char *line, char **argv, int max)
 	return n;
 }
 
+static unsigned loop_align_set; /* bytes, as set; 0: LLVM's own */
+
 static void report(FILE *f, struct row *rows, int n, const char *device, int reps)
 {
 	double lg = 0, klg = 0, worst = 1e30, kworst = 1e30, jit_lg = 0, worst_jit = 0, max_hit = 0;
@@ -254,7 +258,8 @@ static void report(FILE *f, struct row *rows, int n, const char *device, int rep
 	const char *pworst_name = "";
 	fprintf(f, "Device: %s. %d interleaved samples per kernel, each a batch of back-to-back "
 		   "launches (~20 ms) of every shape; speeds are the median over the samples of the "
-		   "ratio within a sample, times the median of each shape's samples.\n\n", device, reps);
+		   "ratio within a sample, times the median of each shape's samples. Innermost loops "
+		   "aligned to %u bytes (0: LLVM's own).\n\n", device, reps, loop_align_set);
 	fprintf(f, "| kernel | groups | phys | chunk | native wall ms | rewritten wall ms | speed (wall) "
 		   "| native kernel ms | rewritten kernel ms | speed (kernel) | native build ms "
 		   "| JIT+build ms | JIT cost | cache hit ms | direct wall ms | speed (direct) "
@@ -326,9 +331,12 @@ static void report(FILE *f, struct row *rows, int n, const char *device, int rep
 			md, exp(dlg / md), dworst, dworst_name, exp(plg / md), pworst, pworst_name);
 }
 
+#define USAGE "usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]|dequeued[N]] [--buffers sample|shape] [--loop-align BYTES] [--out FILE.md] KERNEL.cl|SPEC...\n"
+
 int main(int argc, char **argv)
 {
 	int reps = 9;
+	unsigned loop_align = AOS_JIT_HOST_LOOP_ALIGN_DEFAULT; /* what the daemon sets (cpu_loop_align) */
 	const char *out_path = NULL;
 	int first = 1;
 	for (; first < argc && argv[first][0] == '-'; first++) {
@@ -348,15 +356,24 @@ int main(int argc, char **argv)
 			per_shape_buffers = strcmp(argv[++first], "shape") == 0;
 		else if (strcmp(argv[first], "--out") == 0 && first + 1 < argc)
 			out_path = argv[++first];
+		else if (strcmp(argv[first], "--loop-align") == 0 && first + 1 < argc)
+			loop_align = (unsigned)atoi(argv[++first]);
 		else {
-			fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]|dequeued[N]] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
+			fprintf(stderr, USAGE);
 			return 2;
 		}
 	}
 	if (reps < 1 || first == argc) {
-		fprintf(stderr, "usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]|dequeued[N]] [--buffers sample|shape] [--out FILE.md] KERNEL.cl|SPEC...\n");
+		fprintf(stderr, USAGE);
 		return 2;
 	}
+	int arc = aos_jit_set_host_loop_align(loop_align);
+	if (arc < 0 && arc != -ENOENT) {
+		fprintf(stderr, "--loop-align: 0 or a power of two from %u to %u\n", AOS_JIT_HOST_LOOP_ALIGN_MIN,
+			AOS_JIT_HOST_LOOP_ALIGN_MAX);
+		return 2;
+	}
+	loop_align_set = arc == 0 ? loop_align : 0;
 	setenv("POCL_KERNEL_CACHE", "0", 0); /* overridable: inspecting PoCL output needs it on */
 	char cache_dir[] = "/tmp/accelos-jit-bench-XXXXXX";
 	if (!mkdtemp(cache_dir))

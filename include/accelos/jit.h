@@ -99,6 +99,21 @@ const char *aos_jit_cl_error_name(int rc);
 const struct aos_jit_kernel *aos_jit_result_kernel(const struct aos_jit_result *res,
 						    const char *name);
 
+/* Innermost loops of the kernels a CPU device compiles in this process start at 32-byte
+ * boundaries unless configured otherwise. With LLVM's own 16 bytes a loop's speed depends on where
+ * the code before it happens to end: gridding_GPU's 54-byte loop ran at 0.75x when it straddled
+ * three 32-byte fetch windows (docs/jit.md, *Loop placement*). */
+#define AOS_JIT_HOST_LOOP_ALIGN_DEFAULT 32u
+#define AOS_JIT_HOST_LOOP_ALIGN_MIN 16u
+#define AOS_JIT_HOST_LOOP_ALIGN_MAX 128u
+
+/* Sets the x86 code generation of every OpenCL implementation that compiles with this process's
+ * LLVM 15 (PoCL's CPU device shares it): innermost loops start at `bytes` boundaries; 0 keeps
+ * LLVM's own. Call it at start-up, before anything is built: LLVM's options are process-wide and
+ * not thread-safe. Returns 0, -EINVAL (neither 0 nor a power of two from _MIN to _MAX) or
+ * -ENOENT (this LLVM has no such option). */
+int aos_jit_set_host_loop_align(unsigned bytes);
+
 #ifdef __cplusplus
 }
 #endif

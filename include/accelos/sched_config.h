@@ -30,6 +30,10 @@
  *                                of whole-device time (aos_sched_vt_set_rejoin_credit)
  *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
  *                                auto (default): direct on CPU devices, loop elsewhere
+ *   cpu_loop_align = N           0, or a power of two from 16 to 128; default 32: innermost
+ *                                loops of the kernels CPU devices compile in the daemon (PoCL)
+ *                                start at N-byte boundaries; 0 keeps LLVM's own (16 on x86)
+ *                                (aos_jit_set_host_loop_align, accelos/jit.h)
  *   weight.<uid or client name> = N   1..1000 (unlisted clients weigh 1)
  * Each key may appear once (each weight.<client> once).
  *
@@ -93,6 +97,7 @@ struct aos_sched_config {
 	uint32_t lone_slice_ms;           /* 0 = off: slice_ms */
 	uint32_t solo_native_us;          /* 0 = off */
 	uint32_t rejoin_credit_us;        /* 0 = none */
+	uint32_t cpu_loop_align;          /* bytes; 0 = LLVM's own */
 	struct aos_sched_config_weight *weights; /* owned; n_weights entries */
 	size_t n_weights;
 };
@@ -109,7 +114,8 @@ struct aos_sched_config_errors {
 
 /* Defaults: fair, 4 ms slices, 64 in flight per client, 10 s virtual-group timeout, 1 ms
  * anticipation with a 500 us lead for queued launches, 60 us response floor, 16 ms lone slices,
- * solo launches up to 2 ms, 16 ms of lag kept on rejoining, no weights. */
+ * solo launches up to 2 ms, 16 ms of lag kept on rejoining, 32-byte loops on CPU devices, no
+ * weights. */
 void aos_sched_config_init(struct aos_sched_config *cfg);
 void aos_sched_config_release(struct aos_sched_config *cfg);
 

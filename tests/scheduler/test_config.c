@@ -41,6 +41,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 16000000u);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
 	ck_assert_uint_eq(cfg.rejoin_credit_us, 16000);
+	ck_assert_uint_eq(cfg.cpu_loop_align, 32);
 	ck_assert_uint_eq(cfg.n_weights, 0);
 	ck_assert_ptr_null(cfg.weights);
 	ck_assert_int_eq(parse(""), 0);
@@ -63,6 +64,7 @@ START_TEST(good_file)
 			   "lone_slice_ms = 0\n"
 			   "solo_native_us = 500\n"
 			   "rejoin_credit_us = 0\n"
+			   "cpu_loop_align = 0\n"
 			   "wave_shape = loop\n"
 			   "weight.1000 = 3\n"
 			   "weight.render-farm = 7\n"
@@ -80,14 +82,15 @@ START_TEST(good_file)
 	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 12000000u); /* off: the 12 ms slice */
 	ck_assert_uint_eq(cfg.solo_native_us, 500);
 	ck_assert_uint_eq(cfg.rejoin_credit_us, 0);
+	ck_assert_uint_eq(cfg.cpu_loop_align, 0);
 	ck_assert_uint_eq(cfg.n_weights, 3);
 	ck_assert_str_eq(cfg.weights[0].client, "1000");
 	ck_assert_uint_eq(cfg.weights[0].weight, 3);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_LOOP);
-	ck_assert_uint_eq(cfg.weights[0].line, 14);
+	ck_assert_uint_eq(cfg.weights[0].line, 15);
 	ck_assert_str_eq(cfg.weights[1].client, "render-farm");
 	ck_assert_str_eq(cfg.weights[2].client, "7");
-	ck_assert_uint_eq(cfg.weights[2].line, 16);
+	ck_assert_uint_eq(cfg.weights[2].line, 17);
 }
 END_TEST
 
@@ -105,7 +108,23 @@ START_TEST(shipped_example_parses)
 	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
 	ck_assert_uint_eq(cfg.rejoin_credit_us, 16000);
+	ck_assert_uint_eq(cfg.cpu_loop_align, 32);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_AUTO);
+}
+END_TEST
+
+START_TEST(cpu_loop_aligns)
+{
+	static const unsigned good[] = { 0, 16, 32, 64, 128 };
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		char line[64];
+		struct aos_sched_config one;
+		aos_sched_config_init(&one);
+		snprintf(line, sizeof(line), "cpu_loop_align = %u\n", good[i]);
+		ck_assert_int_eq(aos_sched_config_parse(&one, line, strlen(line), &errs), 0);
+		ck_assert_uint_eq(one.cpu_loop_align, good[i]);
+		aos_sched_config_release(&one);
+	}
 }
 END_TEST
 
@@ -141,6 +160,10 @@ static const struct {
 	{ "lone_slice_ms = 60001", "'lone_slice_ms' must be an integer from 0 to 60000 (0 = off)" },
 	{ "rejoin_credit_us = 1000001", "'rejoin_credit_us' must be an integer from 0 to 1000000 (0 = none)" },
 	{ "solo_native_us = -1", "'solo_native_us' must be an integer from 0 to 1000000 (0 = off)" },
+	{ "cpu_loop_align = 24", "'cpu_loop_align' must be 0 (LLVM's own) or a power of two from 16 to 128, got '24'" },
+	{ "cpu_loop_align = 8", "power of two from 16 to 128, got '8'" },
+	{ "cpu_loop_align = 256", "power of two from 16 to 128, got '256'" },
+	{ "cpu_loop_align = 32b", "'cpu_loop_align' must be an integer from 0 to 128 (0 = LLVM's own), got '32b'" },
 	{ "wave_shape = persistent", "unknown wave_shape 'persistent' (expected one of: auto loop direct)" },
 	{ "bogus = 1", "unknown key 'bogus'" },
 	{ "Policy = fair", "unknown key 'Policy'" },
@@ -260,6 +283,7 @@ int main(void)
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, good_file);
 	tcase_add_test(tc, shipped_example_parses);
+	tcase_add_test(tc, cpu_loop_aligns);
 	tcase_add_test(tc, wave_shapes);
 	tcase_add_loop_test(tc, each_error_has_line_and_reason, 0, (int)(sizeof(bad_lines) / sizeof(bad_lines[0])));
 	tcase_add_test(tc, nul_byte);
