@@ -93,7 +93,8 @@ END_TEST
 START_TEST(test_errors_stop_the_daemon_with_each_line)
 {
     char bad[64] = "/tmp/accelos-config-bad-XXXXXX";
-    ck_assert(aos_test_write_temp(bad, "# comment\npolicy = lottery\nslice_ms = 4\nbogus = 1\nslice_ms = 5\n"));
+    ck_assert(aos_test_write_temp(bad, "# comment\npolicy = lottery\nslice_ms = 4\nbogus = 1\nslice_ms = 5\n"
+                                       "cpu_loop_align = 48\n"));
     char sock[96], err[4096] = "";
     snprintf(sock, sizeof(sock), "/tmp/accelos-config-bad-%d.sock", (int)getpid());
     const char *args[] = {"--socket", sock, "--config", bad, NULL};
@@ -109,6 +110,27 @@ START_TEST(test_errors_stop_the_daemon_with_each_line)
     ck_assert_msg(strstr(err, want) && strstr(err, "bogus"), "stderr:\n%s", err);
     snprintf(want, sizeof(want), "%s:5: ", bad);
     ck_assert_msg(strstr(err, want), "duplicate key not reported:\n%s", err);
+    snprintf(want, sizeof(want), "%s:6: ", bad);
+    ck_assert_msg(strstr(err, want) && strstr(err, "power of two"), "stderr:\n%s", err);
+}
+END_TEST
+
+/* cpu_loop_align reaches LLVM in the daemon's process before the vendors load (the daemon says so
+ * at debug level; the alignment itself is test_host_codegen's). */
+START_TEST(test_loop_align_is_applied)
+{
+    char conf[64] = "/tmp/accelos-config-align-XXXXXX";
+    ck_assert(aos_test_write_temp(conf, "cpu_loop_align = 64\n"));
+    char sock[96], err[8192] = "", text[8192] = "";
+    snprintf(sock, sizeof(sock), "/tmp/accelos-config-align-%d.sock", (int)getpid());
+    const char *args[] = {"--socket", sock, "--config", conf, "-vv", NULL};
+    int rc = run_daemon(args, err, sizeof(err), sock, text, sizeof(text));
+    unlink(sock);
+    unlink(conf);
+    ck_assert_int_eq(rc, -1); /* it was serving until stopped */
+    ck_assert_msg(strstr(err, "innermost loops align to 64 bytes"), "stderr:\n%s", err);
+    const char *loaded = strstr(err, "loaded lib");
+    ck_assert_msg(loaded && strstr(err, "align to 64") < loaded, "set after the vendors loaded:\n%s", err);
 }
 END_TEST
 
@@ -163,6 +185,7 @@ int main(void)
     tcase_add_test(tc, test_explicit_policy_wins_over_the_file);
     tcase_add_test(tc, test_errors_stop_the_daemon_with_each_line);
     tcase_add_test(tc, test_missing_file_stops_the_daemon);
+    tcase_add_test(tc, test_loop_align_is_applied);
     tcase_add_test(tc, test_status_without_a_daemon_names_where_it_looked);
     suite_add_tcase(s, tc);
     const char *const args[] = {"--config", good_path, NULL};
