@@ -10,21 +10,12 @@
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/MathExtras.h>
 
 namespace {
 
 // X86's alignment of innermost loops, as log2 of bytes (LLVM's default: 4, 16 bytes).
 constexpr const char *kInnermostLoopAlignOption = "x86-experimental-pref-innermost-loop-alignment";
-
-int log2_of_power_of_two(unsigned v)
-{
-	int n = 0;
-	while (v > 1u) {
-		v >>= 1;
-		n++;
-	}
-	return n;
-}
 
 } // namespace
 
@@ -32,7 +23,7 @@ extern "C" int aos_passes_set_host_loop_align(unsigned bytes)
 {
 	if (bytes == 0u)
 		return 0;
-	if (bytes < AOS_JIT_HOST_LOOP_ALIGN_MIN || bytes > AOS_JIT_HOST_LOOP_ALIGN_MAX || (bytes & (bytes - 1u)) != 0u)
+	if (bytes < AOS_JIT_HOST_LOOP_ALIGN_MIN || bytes > AOS_JIT_HOST_LOOP_ALIGN_MAX || !llvm::isPowerOf2_32(bytes))
 		return -EINVAL;
 	llvm::StringMap<llvm::cl::Option *> &options = llvm::cl::getRegisteredOptions();
 	auto it = options.find(kInnermostLoopAlignOption);
@@ -40,7 +31,7 @@ extern "C" int aos_passes_set_host_loop_align(unsigned bytes)
 		return -ENOENT;
 	// addOccurrence parses the value as the command line would, without the once-only check that
 	// cl::ParseCommandLineOptions makes (which exits the process on a second call).
-	std::string value = std::to_string(log2_of_power_of_two(bytes));
+	std::string value = std::to_string(llvm::Log2_32(bytes));
 	if (it->second->addOccurrence(0, kInnermostLoopAlignOption, value))
 		return -EINVAL;
 	return 0;
