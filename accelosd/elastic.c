@@ -10,6 +10,7 @@
  * genuine error in the source has already been reported by the native build.
  */
 #include "elastic.h"
+#include "launch.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -69,6 +70,7 @@ struct aos_elastic_job {
     cl_device_id devices[AOS_MAX_DEVICES];
     enum aos_jit_target target;
     unsigned nv_sm;
+    bool no_direct;           /* none of the devices runs the direct shape: no twins */
     char *source;
     size_t source_len;
     char *options;
@@ -133,7 +135,8 @@ static void job_end(struct aos_elastic_job *job)
 static void *job_compile(void *arg)
 {
     struct aos_elastic_job *job = arg;
-    struct aos_jit_options opt = {.target = job->target, .build_options = job->options, .nv_sm = job->nv_sm};
+    struct aos_jit_options opt = {
+        .target = job->target, .build_options = job->options, .nv_sm = job->nv_sm, .no_direct = job->no_direct};
     job->rc = aos_jit_compile(job->source, job->source_len, &opt, &job->result);
     job_end(job);
     return NULL;
@@ -180,6 +183,9 @@ struct aos_elastic_job *aos_elastic_job_start(cl_program prog, cl_uint n, const 
         job_free(job);
         return NULL;
     }
+    job->no_direct = true;
+    for (cl_uint i = 0; i < n; i++)
+        job->no_direct = job->no_direct && !aos_launch_device_runs_direct(devs[i]);
     job->threaded = pthread_create(&job->thread, NULL, job_compile, job) == 0;
     if (!job->threaded)
         job_compile(job); /* no thread to spare: compile before the native build instead */

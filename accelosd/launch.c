@@ -90,6 +90,12 @@ static const struct aos_device *device_of(cl_device_id id)
     return NULL;
 }
 
+bool aos_launch_device_runs_direct(cl_device_id device)
+{
+    const struct aos_device *dev = device_of(device);
+    return dev && device_runs_direct(dev);
+}
+
 /* ---- Logical launch object ---------------------------------------------------------------- */
 
 void aos_logical_ref(struct aos_logical *l)

@@ -34,6 +34,10 @@ struct aos_launch_target {
     uint64_t estimate_key;             /* aos_elastic_estimate_key */
 };
 
+/* Whether launches on the device run in the direct shape (wave_shape; auto: CPU devices). The
+ * JIT leaves the direct twins out of programs for devices that do not (aos_jit_options). */
+bool aos_launch_device_runs_direct(cl_device_id device);
+
 /* Fills t; false when the rewrite cannot run the launch exactly, and it must run natively: the
  * queue is on another device, non-uniform or unexpressible work-groups, or any error on the way. */
 bool aos_launch_target(cl_command_queue queue, const struct aos_elastic_kernel *ek,

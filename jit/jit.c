@@ -131,7 +131,9 @@ static int compile_uncached(const char *source, size_t len, const struct aos_jit
 	/* Before the rewrite links rtlib, which defines the pair. */
 	if (opt->target == AOS_JIT_TARGET_NVPTX64)
 		aos_passes_fuse_sincos(m);
-	rc = opt->no_rewrite ? 0 : aos_passes_rewrite(m, aos_rtlib_path(opt->target, rtlib, sizeof(rtlib)), &err);
+	rc = opt->no_rewrite ? 0
+			     : aos_passes_rewrite(m, aos_rtlib_path(opt->target, rtlib, sizeof(rtlib)),
+						  opt->no_direct ? AOS_REWRITE_NO_DIRECT : 0, &err);
 	if (rc) {
 		log_append(res, "error: accelOS rewrite failed: ");
 		log_append(res, err ? err : "unknown error");
@@ -199,6 +201,8 @@ int aos_jit_compile(const char *source, size_t source_len, const struct aos_jit_
 		compiler_salt(opt->target, salt, sizeof(salt));
 		if (opt->no_rewrite)
 			strncat(salt, " no-rewrite", sizeof(salt) - strlen(salt) - 1);
+		else if (opt->no_direct)
+			strncat(salt, " no-direct", sizeof(salt) - strlen(salt) - 1);
 		aos_cache_key(source, source_len, opt->build_options, opt->target, opt->nv_sm, salt,
 			      key);
 		if (aos_cache_load(dir, key, out) == 0)

@@ -55,7 +55,7 @@ enum aos_jit_target aos_jit_target_for_device(const struct aos_jit_device_desc *
 
 bool aos_jit_target_has_direct(enum aos_jit_target t)
 {
-	return t == AOS_JIT_TARGET_SPIR64 || t == AOS_JIT_TARGET_SPIRV;
+	return t == AOS_JIT_TARGET_SPIR64 || t == AOS_JIT_TARGET_SPIRV || t == AOS_JIT_TARGET_NVPTX64;
 }
 
 const char *aos_jit_target_name(enum aos_jit_target t)

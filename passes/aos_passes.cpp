@@ -58,7 +58,7 @@ static int linkRtlib(Module &M, const char *path, char **err_msg)
 	return 0;
 }
 
-extern "C" int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, char **err_msg)
+extern "C" int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, unsigned flags, char **err_msg)
 {
 	if (err_msg)
 		*err_msg = nullptr;
@@ -81,7 +81,7 @@ extern "C" int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, 
 	FunctionPassManager Unroll;
 	aos::addInnerLoopUnroll(Unroll);
 	Rewrite.addPass(createModuleToFunctionPassAdaptor(std::move(Unroll)));
-	Rewrite.addPass(aos::KernelRewritePass());
+	Rewrite.addPass(aos::KernelRewritePass(!(flags & AOS_REWRITE_NO_DIRECT)));
 	Rewrite.run(M, MAM);
 
 	int rc = linkRtlib(M, rtlib_path, err_msg);

@@ -22,7 +22,7 @@ extern "C" {
 
 /* Bump whenever the JIT's output changes (passes or front-end flags); part of
  * the JIT cache key. */
-#define AOS_PASSES_REVISION "21"
+#define AOS_PASSES_REVISION "22"
 
 struct aos_kernel_result {
 	char *name;          /* kernel name (malloc'd) */
@@ -32,10 +32,17 @@ struct aos_kernel_result {
 	char *reason;        /* why not rewritten (malloc'd), NULL if rewritten */
 };
 
+/* aos_passes_rewrite flags. */
+enum {
+	/* Only the scheduling kernels, no direct twins (accelos/vndrange.h): for devices that
+	 * run the loop shape, which then build half the code. */
+	AOS_REWRITE_NO_DIRECT = 1,
+};
+
 /* Rewrites the kernels, links and inlines rtlib. Returns 0 or negative errno;
  * on error *err_msg (malloc'd, may be NULL) says why. Module stays owned by
  * the caller. */
-int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, char **err_msg);
+int aos_passes_rewrite(LLVMModuleRef module, const char *rtlib_path, unsigned flags, char **err_msg);
 
 /* aos_passes_link_library flags. */
 enum {

@@ -13,10 +13,10 @@
 //      record; it dequeues chunks of virtual groups (rtlib aos_rt_dequeue,
 //      which checks the stop/budget field) and calls the body per group.
 //   4. The body is inlined into the scheduling kernel (local data stays valid).
-//   5. On SPIR targets, a second, loop-free kernel aos_direct_K runs the body
-//      once per physical group, for the virtual group its place in the wave's
-//      box says (accelos/vndrange.h, "Direct shape"); K's local variables are
-//      cloned for it under its own name.
+//   5. Unless asked not to, a second, loop-free kernel aos_direct_K runs the
+//      body once per physical group, for the virtual group its place in the
+//      wave's box says (accelos/vndrange.h, "Direct shape"); K's local
+//      variables are cloned for it under its own name.
 //
 // Kernels that cannot be rewritten are left alone; the reason is recorded in
 // !accelos.kernels. Rewritten kernels carry !accelos.rewritten, so running the
@@ -289,6 +289,25 @@ void retargetAnnotations(Module &M, Function &From, Function &To)
 		ops[0] = ValueAsMetadata::get(&To);
 		NA->setOperand(i, MDNode::get(M.getContext(), ops));
 	}
+}
+
+// Gives To a copy of each nvvm.annotations entry of From (NVPTX: the entry marks a kernel).
+void copyAnnotations(Module &M, Function &From, Function &To)
+{
+	NamedMDNode *NA = M.getNamedMetadata("nvvm.annotations");
+	if (!NA)
+		return;
+	SmallVector<MDNode *, 4> copies;
+	for (MDNode *N : NA->operands()) {
+		auto *VM = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
+		if (!VM || VM->getValue() != &From)
+			continue;
+		SmallVector<Metadata *, 4> ops(N->op_begin(), N->op_end());
+		ops[0] = ValueAsMetadata::get(&To);
+		copies.push_back(MDNode::get(M.getContext(), ops));
+	}
+	for (MDNode *N : copies)
+		NA->addOperand(N);
 }
 
 void recordResult(Module &M, StringRef Name, bool Rewritten, unsigned Chunk, unsigned Insts,
@@ -588,6 +607,7 @@ Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk)
 	InlineFunctionInfo IFI;
 	InlineFunction(*Call, IFI);
 	DBody->eraseFromParent();
+	copyAnnotations(M, K, *D);
 	return D;
 }
 
@@ -637,7 +657,7 @@ bool isSpirModule(const Module &M)
 	return StringRef(M.getTargetTriple()).startswith("spir");
 }
 
-bool rewriteKernels(Module &M)
+bool rewriteKernels(Module &M, bool Direct)
 {
 	bool changed = false;
 	std::vector<Function *> kernels = kernelsOf(M);
@@ -675,7 +695,7 @@ bool rewriteKernels(Module &M)
 		Function *Body = makeBody(*K, CtxTy);
 		replaceGridBuiltins(*Body);
 		Function *S = makeSchedulingKernel(*K, *Body, chunk);
-		if (isSpirModule(M))
+		if (Direct)
 			makeDirectKernel(*K, *Body, chunk);
 		Body->eraseFromParent();
 		guardBarrierLoops(*S);
@@ -690,7 +710,7 @@ bool rewriteKernels(Module &M)
 
 PreservedAnalyses KernelRewritePass::run(Module &M, ModuleAnalysisManager &)
 {
-	return rewriteKernels(M) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+	return rewriteKernels(M, Direct) ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 PreservedAnalyses RtlibInternalizePass::run(Module &M, ModuleAnalysisManager &)

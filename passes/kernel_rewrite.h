@@ -9,9 +9,12 @@
 
 namespace aos {
 
-// Rewrites every kernel into a scheduling kernel over a virtual NDRange.
+// Rewrites every kernel into a scheduling kernel over a virtual NDRange, and (Direct) its
+// direct twin.
 struct KernelRewritePass : llvm::PassInfoMixin<KernelRewritePass> {
+	explicit KernelRewritePass(bool Direct = true) : Direct(Direct) {}
 	llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+	bool Direct;
 };
 
 // Makes the linked runtime library internal and always-inline.
@@ -36,7 +39,7 @@ struct KeepLeftLoopsRolledPass : llvm::PassInfoMixin<KeepLeftLoopsRolledPass> {
 // KeepLeftLoopsRolledPass and a cleanup.
 void addInnerLoopUnroll(llvm::FunctionPassManager &FPM);
 
-bool rewriteKernels(llvm::Module &M);
+bool rewriteKernels(llvm::Module &M, bool Direct);
 
 // barrier() / work_group_barrier(), by their mangled names.
 bool isBarrierFunction(const llvm::Function *F);

@@ -16,8 +16,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
 			PB.registerPipelineParsingCallback(
 				[](StringRef Name, ModulePassManager &MPM,
 				   ArrayRef<PassBuilder::PipelineElement>) {
-					if (Name == "aos-rewrite") {
-						MPM.addPass(aos::KernelRewritePass());
+					if (Name == "aos-rewrite" || Name == "aos-rewrite-loop-only") {
+						MPM.addPass(aos::KernelRewritePass(Name == "aos-rewrite"));
 						return true;
 					}
 					if (Name == "aos-rtlib-internalize") {

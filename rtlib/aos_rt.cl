@@ -96,10 +96,16 @@ void aos_rt_direct_init(const void *gridv, void *wgv)
 
 /* Direct shape: the device's id within the wave's range, which the compiler folds to group x
  * local size + local id (the device's offset cancels), and the wave's shift from the original
- * range (its origin in items): the same for the whole wave. */
+ * range (its origin in items): the same for the whole wave. On NVPTX the device's ids do not
+ * hold the launch's global offset (libclc reads none: NVIDIA passes it to its own compiler's
+ * code only), so ids there come from the group and local ids. */
 static ulong aos_direct_id_in_wave(uint d)
 {
+#ifdef __NVPTX__
+	return get_group_id(d) * get_local_size(d) + get_local_id(d);
+#else
 	return get_global_id(d) - get_global_offset(d);
+#endif
 }
 
 static ulong aos_direct_shift(const aos_wg *wg, uint d)
@@ -232,9 +238,12 @@ ulong aos_rt_global_id(void *wgv, uint d)
 	aos_wg *wg = wgv;
 	if (d >= 3)
 		return 0;
-	/* A direct wave's global ids are the original ones: the device's own. */
+#ifndef __NVPTX__
+	/* A direct wave's global ids are the original ones: the device's own (not on NVPTX:
+	 * aos_direct_id_in_wave). */
 	if (wg->direct)
 		return get_global_id(d);
+#endif
 	/* get_local_size, not the record's copy: the physical local size is the
 	 * original one, and PoCL compiles it as a constant. */
 	return aos_by_dim(wg->group, d, 0) * get_local_size(d) + get_local_id(d) +

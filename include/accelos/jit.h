@@ -40,8 +40,8 @@ struct aos_jit_device_desc {
 /* Picks the target from the device table (jit/target.c). */
 enum aos_jit_target aos_jit_target_for_device(const struct aos_jit_device_desc *dev);
 const char *aos_jit_target_name(enum aos_jit_target t);
-/* Whether the rewrite emits the direct shape (accelos/vndrange.h) for t:
- * the SPIR targets; PTX has only the loop. */
+/* Whether the rewrite can emit the direct shape (accelos/vndrange.h) for t: every target
+ * (aos_jit_options.no_direct leaves it out). */
 bool aos_jit_target_has_direct(enum aos_jit_target t);
 /* Parses "spir64", "nvptx64", "spirv"; AOS_JIT_TARGET_NONE if unknown. */
 enum aos_jit_target aos_jit_target_parse(const char *name);
@@ -54,6 +54,10 @@ struct aos_jit_options {
 	int no_rewrite;            /* 1: compile and emit only, no rewrite: the reference
 				    * the diff tester needs where the native compiler is
 				    * another one (NVIDIA's) */
+	int no_direct;             /* 1: the scheduling kernels only, no direct twins
+				    * (accelos/vndrange.h): for a device that runs the loop
+				    * shape (a GPU by default), whose build of the module
+				    * then takes half the time */
 	const char *cache_dir;     /* NULL: $ACCELOS_JIT_CACHE or $XDG_CACHE_HOME/accelos/jit */
 	unsigned wall_ms;          /* worker wall timeout (0 = 60000) */
 	unsigned cpu_seconds;      /* worker RLIMIT_CPU (0 = 60) */

@@ -103,6 +103,38 @@ START_TEST(spir64_has_direct_kernel)
 }
 END_TEST
 
+/* no_direct (a device that runs the loop shape): the scheduling kernel alone, on either target,
+ * and a cache entry of its own. */
+START_TEST(no_direct_leaves_the_twin_out)
+{
+	static const char src[] = "kernel void k(global int *o) { o[get_global_id(0)] = 1; }\n";
+	for (int t = 0; t < 2; t++) {
+		enum aos_jit_target target = t ? AOS_JIT_TARGET_NVPTX64 : AOS_JIT_TARGET_SPIR64;
+		struct aos_jit_options o = { .target = target, .cache_dir = cache_dir };
+		struct aos_jit_result *with, *without;
+		ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &with), 0);
+		o.no_direct = 1;
+		ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &without), 0);
+		ck_assert_int_eq(without->from_cache, 0);
+		ck_assert_uint_lt(without->binary_size, with->binary_size);
+		ck_assert_int_eq(aos_jit_result_kernel(without, "k")->rewritten, 1);
+		if (target == AOS_JIT_TARGET_NVPTX64) {
+			ck_assert_ptr_null(strstr((const char *)without->binary, AOS_DIRECT_KERNEL_PREFIX));
+			ck_assert_ptr_nonnull(strstr((const char *)with->binary, ".entry " AOS_DIRECT_KERNEL_PREFIX "k("));
+		} else {
+			LLVMContextRef ctx = LLVMContextCreate();
+			LLVMModuleRef m = parse_result(without, ctx);
+			ck_assert_ptr_nonnull(LLVMGetNamedFunction(m, "k"));
+			ck_assert_ptr_null(LLVMGetNamedFunction(m, AOS_DIRECT_KERNEL_PREFIX "k"));
+			LLVMDisposeModule(m);
+			LLVMContextDispose(ctx);
+		}
+		aos_jit_result_destroy(with);
+		aos_jit_result_destroy(without);
+	}
+}
+END_TEST
+
 /* Work-item code must reach the device compiler unvectorized: clang's SLP vectorizer at -O2 turns
  * these boundary compares (Parboil stencil's) into one vector compare, and PoCL then cannot vectorize the work-item loop.
  * The -O3 in the options must not turn it back on. */
@@ -206,7 +238,13 @@ START_TEST(ptx_for_nvidia)
 	ck_assert_ptr_nonnull(strstr(ptx, "atom.global.add.u32"));
 	ck_assert_ptr_null(strstr(ptx, "atom.global.cas"));
 	ck_assert_ptr_nonnull(strstr(ptx, "bar.sync"));
-	ck_assert_ptr_null(strstr(ptx, AOS_DIRECT_KERNEL_PREFIX)); /* GPUs keep the loop only */
+	/* The direct twin: the grid by value (88 bytes), its own copy of t, no atomic. */
+	const char *direct = strstr(ptx, ".entry " AOS_DIRECT_KERNEL_PREFIX "k(");
+	ck_assert_ptr_nonnull(direct);
+	ck_assert_ptr_nonnull(strstr(direct, ".param .align 8 .b8 " AOS_DIRECT_KERNEL_PREFIX "k_param_1[88]"));
+	ck_assert_ptr_nonnull(strstr(ptx, AOS_DIRECT_KERNEL_PREFIX "k_$_t"));
+	ck_assert_ptr_null(strstr(direct, "atom."));
+	ck_assert_ptr_nonnull(strstr(direct, "bar.sync"));
 #ifdef AOS_TEST_PTXAS
 	char path[512], cmd[1200];
 	snprintf(path, sizeof(path), "%s/k.ptx", cache_dir);
@@ -279,6 +317,15 @@ static int occurrences(const char *text, const char *needle)
 	return n;
 }
 
+/* The kernels a PTX text defines, checked against what the rewrite makes of one: itself, or its
+ * scheduling kernel and its direct twin. */
+static int entries(const char *ptx, int no_rewrite)
+{
+	int n = occurrences(ptx, ".entry ");
+	ck_assert_int_eq(n, no_rewrite ? 1 : 2);
+	return n;
+}
+
 /* PTX: a small inner loop with a constant trip count is unrolled by 4 (2 where only 2 divides the
  * count), as NVIDIA's compiler does (passes/nvptx_unroll.cpp); a loop with a trip count known only
  * at run time stays rolled. One native_rsqrt per copy shows the count. */
@@ -303,7 +350,8 @@ START_TEST(ptx_small_constant_trip_loops_unrolled)
 						     .no_cache = 1 };
 			struct aos_jit_result *r;
 			ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &r), 0);
-			ck_assert_int_eq(occurrences((const char *)r->binary, "rsqrt.approx.f32"), cases[c].copies);
+			const char *ptx = (const char *)r->binary;
+			ck_assert_int_eq(occurrences(ptx, "rsqrt.approx.f32"), cases[c].copies * entries(ptx, no_rewrite));
 			aos_jit_result_destroy(r);
 		}
 }
@@ -331,8 +379,8 @@ START_TEST(ptx_sin_and_cos_of_one_argument_share_a_reduction)
 			struct aos_jit_result *r;
 			ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &r), 0);
 			const char *ptx = (const char *)r->binary;
-			ck_assert_msg(occurrences(ptx, "cvt.rni.f32.f32") == cases[c].reductions, "%s: %d", cases[c].body,
-				      occurrences(ptx, "cvt.rni.f32.f32"));
+			ck_assert_msg(occurrences(ptx, "cvt.rni.f32.f32") == cases[c].reductions * entries(ptx, no_rewrite),
+				      "%s: %d", cases[c].body, occurrences(ptx, "cvt.rni.f32.f32"));
 			ck_assert_ptr_null(strstr(ptx, ".func"));
 			aos_jit_result_destroy(r);
 		}
@@ -351,7 +399,7 @@ START_TEST(ptx_programs_own_sin_is_not_fused)
 		ck_assert_int_eq(aos_jit_compile(src, strlen(src), &o, &r), 0);
 		const char *ptx = (const char *)r->binary;
 		ck_assert_ptr_nonnull(strstr(ptx, "0f40400000")); /* 3.0f */
-		ck_assert_int_eq(occurrences(ptx, "cvt.rni.f32.f32"), 1);  /* cos's reduction */
+		ck_assert_int_eq(occurrences(ptx, "cvt.rni.f32.f32"), entries(ptx, no_rewrite)); /* cos's reduction */
 		aos_jit_result_destroy(r);
 	}
 }
@@ -380,7 +428,8 @@ START_TEST(ptx_library_tables_in_global_memory)
 }
 END_TEST
 
-/* Lines of a PTX text, sorted: the sharded link may place the same globals in another order. */
+/* Lines of a PTX text without comments, sorted: the sharded link may place the same globals and
+ * functions in another order (the call sequences' numbers in comments follow that order). */
 static int line_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -394,8 +443,12 @@ static char **sorted_lines(char *text, size_t *n)
 	char **lines = calloc(cap, sizeof(*lines));
 	ck_assert_ptr_nonnull(lines);
 	*n = 0;
-	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *comment = strstr(l, "//");
+		if (comment)
+			*comment = '\0';
 		lines[(*n)++] = l;
+	}
 	qsort(lines, *n, sizeof(*lines), line_cmp);
 	return lines;
 }
@@ -628,6 +681,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, spir64_bitcode_and_kernel_info);
 	tcase_add_test(tc, spir64_has_direct_kernel);
+	tcase_add_test(tc, no_direct_leaves_the_twin_out);
 	tcase_add_test(tc, front_end_leaves_vectorizing_to_the_device);
 	tcase_add_test(tc, front_end_leaves_unrolling_to_the_device);
 	tcase_add_test(tc, syntax_error_gives_native_looking_log);

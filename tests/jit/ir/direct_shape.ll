@@ -1,9 +1,9 @@
-; The direct shape (docs/jit.md, "The direct shape (SPIR targets)"): next to
+; The direct shape (docs/jit.md, "The direct shape"): next to
 ; the scheduling kernel k, a spir module gets aos_direct_k, with k's body and
 ; grid built-in replacement but no loop, dequeue, atomics or added barriers,
 ; taking k's arguments and the launch's grid by value (struct aos_direct_grid,
-; not the record: direct_grid.ll). NVPTX gets no direct
-; kernel, and neither does a kernel whose direct name is taken (c).
+; not the record: direct_grid.ll). NVPTX gets it too, marked a kernel in
+; nvvm.annotations as k is; a kernel whose direct name is taken (c) gets none.
 ;
 ; From (clang-15 -x cl -cl-std=CL1.2 -target spir64 -O2 -fno-slp-vectorize
 ; -fno-vectorize -Xclang -finclude-default-header):
@@ -23,10 +23,10 @@
 ; RUN: FileCheck %s --implicit-check-not=aos_base < %t.ll
 ; RUN: FileCheck %s --check-prefix=DNOT < %t.ll
 ; RUN: sed -e 's/^target triple = "spir64"$/target triple = "nvptx64-nvidia-nvcl"/' \
-; RUN:     -e 's/^target datalayout = .*$/target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"/' %s \
+; RUN:     -e 's/^target datalayout = .*$/target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"/' \
+; RUN:     %s \
 ; RUN:   | %opt -load-pass-plugin=%plugin -passes=aos-rewrite -S - -o - \
-; RUN:   | FileCheck %s --check-prefix=NV --implicit-check-not=aos_direct_k \
-; RUN:       --implicit-check-not=aos_rt_direct_init
+; RUN:   | FileCheck %s --check-prefix=NV --implicit-check-not='spir_kernel void @aos_direct_c'
 ; What the JIT runs after the rewrite (aos_passes_rewrite): rtlib linked (only
 ; what is needed), internalized, inlined, cleaned up. llvm-link-15 comes from
 ; PATH (same LLVM package as opt-15).
@@ -121,11 +121,15 @@
 ; DNOT: ret void
 ; DNOT-NEXT: }
 ;
-; NVPTX: only the loop (no aos_direct_k or aos_rt_direct_init
-; anywhere, by --implicit-check-not).
+; NVPTX: the loop and the direct kernel (their nvvm.annotations:
+; nvptx_annotations.ll).
 ; NV: target triple = "nvptx64-nvidia-nvcl"
+; NV: @aos_direct_k.t = internal unnamed_addr addrspace(3) global [16 x i32] undef
 ; NV: define dso_local spir_kernel void @k(i32 addrspace(1)* {{[^,]*}}%0, i32 addrspace(1)* {{[^,]*}}%1, i8 addrspace(1)* %aos_vndrange)
 ; NV: call i32 @aos_rt_dequeue(i8 addrspace(1)* %aos_vndrange, {{.*}}@k.aos_slots
+; NV: ret void
+; NV: define dso_local spir_kernel void @aos_direct_k({{.*}}byval(%struct.aos_direct_grid) align 8 %aos_grid)
+; NV: call void @aos_rt_direct_init(
 ; NV: ret void
 ; NV: define dso_local spir_kernel void @c(
 ; NV: call i32 @aos_rt_dequeue(

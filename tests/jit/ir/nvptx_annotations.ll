@@ -1,10 +1,19 @@
-; NVPTX: the kernel annotation follows the new scheduling kernel.
+; NVPTX: the kernel annotation follows the new scheduling kernel, and the direct
+; kernel gets its own (without one the back end emits a function, not an entry).
 ; RUN: %opt -load-pass-plugin=%plugin -passes=aos-rewrite -S %s -o - | FileCheck %s
+; Without direct twins (AOS_REWRITE_NO_DIRECT: a device that runs the loop shape), one entry.
+; RUN: %opt -load-pass-plugin=%plugin -passes=aos-rewrite-loop-only -S %s -o - \
+; RUN:   | FileCheck %s --check-prefix=LOOP --implicit-check-not=aos_direct
+; LOOP: define dso_local spir_kernel void @k(ptr addrspace(1) {{.*}}, ptr addrspace(1) %aos_vndrange)
+; LOOP: !nvvm.annotations = !{![[LANN:[0-9]+]]}
+; LOOP: ![[LANN]] = !{ptr @k, !"kernel", i32 1}
 ;
 ; CHECK: define dso_local spir_kernel void @k(ptr addrspace(1) {{.*}}, ptr addrspace(1) %aos_vndrange)
 ; CHECK: call i32 @aos_rt_dequeue(ptr addrspace(1) %aos_vndrange, ptr addrspace(3) @k.aos_slots
-; CHECK: !nvvm.annotations = !{![[ANN:[0-9]+]]}
-; CHECK: ![[ANN]] = !{ptr @k, !"kernel", i32 1}
+; CHECK: define dso_local spir_kernel void @aos_direct_k(ptr addrspace(1) {{.*}}, ptr {{.*}}byval(%struct.aos_direct_grid) align 8 %aos_grid)
+; CHECK: !nvvm.annotations = !{![[ANN:[0-9]+]], ![[DANN:[0-9]+]]}
+; CHECK-DAG: ![[ANN]] = !{ptr @k, !"kernel", i32 1}
+; CHECK-DAG: ![[DANN]] = !{ptr @aos_direct_k, !"kernel", i32 1}
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-nvcl"
 
