@@ -141,7 +141,10 @@ static uint aos_grab(global struct aos_vndrange *rt, aos_wg *wg, uint chunk, uin
 		/* The first chunk is static: this group's place among the physical groups
 		 * (along x) from where the host started them (accelos/vndrange.h). */
 		uint first = static_end - (uint)get_num_groups(0) * chunk + (uint)get_group_id(0) * chunk;
-		wg->stopping = *stopp | (static_end >= limit);
+		/* `stop` only where a grab may follow: where the static chunks reach the limit,
+		 * every master would read the one line at once and learn nothing (on an H200 such
+		 * reads went one at a time, about 2 ns each; bench/RESULTS.md §3, session 33). */
+		wg->stopping = static_end >= limit || *stopp;
 		*count = first < limit ? min(chunk, limit - first) : 0u;
 		return first;
 	}

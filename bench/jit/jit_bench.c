@@ -88,6 +88,9 @@ static unsigned spread_dequeues = AOS_VNDRANGE_DEQUEUES_PER_GROUP;
 /* --chunk dequeued[N]: the spread chunk, every chunk dequeued (the loop before static first chunks). */
 static int all_dequeued;
 static int per_shape_buffers; /* --buffers shape: each shape on buffers of its own (before session 18) */
+/* --phys N: the loop shape on N physical groups (at most the launch's groups; "all": one per
+ * virtual group) instead of what the device holds at once; 0: the default. */
+static size_t forced_phys;
 
 static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const char *cache_dir,
 		     int reps, struct row *r)
@@ -157,6 +160,8 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	size_t full = aos_clrun_resident_groups(env, rw, o->kernel, &o->launch);
 	if (full < 4u * env->compute_units)
 		full = 4u * env->compute_units; /* the CPU model holds one group per unit: keep 4 */
+	if (forced_phys)
+		full = forced_phys;
 	r->phys = r->groups < full ? r->groups : full;
 	int static_first = 0;
 	unsigned chunk = !spread_dequeues ? forced_chunk
@@ -275,7 +280,8 @@ static void report(FILE *f, struct row *rows, int n, const char *device, int rep
 	fprintf(f, "Device: %s. %d interleaved samples per kernel, each a batch of back-to-back "
 		   "launches (~20 ms) of every shape; speeds are the median over the samples of the "
 		   "ratio within a sample, times the median of each shape's samples. Innermost loops "
-		   "aligned to %u bytes (0: LLVM's own).\n\n", device, reps, loop_align_set);
+		   "aligned to %u bytes (0: LLVM's own).%s\n\n", device, reps, loop_align_set,
+		forced_phys ? " Physical groups of the loop shape set by --phys." : "");
 	fprintf(f, "| kernel | groups | phys | chunk | native wall ms | rewritten wall ms | speed (wall) "
 		   "| native kernel ms | rewritten kernel ms | speed (kernel) | native build ms "
 		   "| JIT+build ms | JIT cost | cache hit ms | direct wall ms | speed (direct) "
@@ -347,7 +353,9 @@ static void report(FILE *f, struct row *rows, int n, const char *device, int rep
 			md, exp(dlg / md), dworst, dworst_name, exp(plg / md), pworst, pworst_name);
 }
 
-#define USAGE "usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]|dequeued[N]] [--buffers sample|shape] [--loop-align BYTES] [--out FILE.md] KERNEL.cl|SPEC...\n"
+#define USAGE                                                                                           \
+	"usage: accelos-jit-bench [--reps N] [--chunk C|spread[N]|dequeued[N]] [--phys N|all] [--buffers sample|shape]\n" \
+	"                         [--loop-align BYTES] [--out FILE.md] KERNEL.cl|SPEC...\n"
 
 int main(int argc, char **argv)
 {
@@ -372,7 +380,14 @@ int main(int argc, char **argv)
 			per_shape_buffers = strcmp(argv[++first], "shape") == 0;
 		else if (strcmp(argv[first], "--out") == 0 && first + 1 < argc)
 			out_path = argv[++first];
-		else if (strcmp(argv[first], "--loop-align") == 0 && first + 1 < argc)
+		else if (strcmp(argv[first], "--phys") == 0 && first + 1 < argc) {
+			const char *v = argv[++first];
+			forced_phys = strcmp(v, "all") == 0 ? (size_t)-1 : strtoull(v, NULL, 10);
+			if (!forced_phys) {
+				fprintf(stderr, USAGE);
+				return 2;
+			}
+		} else if (strcmp(argv[first], "--loop-align") == 0 && first + 1 < argc)
 			loop_align = (unsigned)atoi(argv[++first]);
 		else {
 			fprintf(stderr, USAGE);
