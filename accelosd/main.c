@@ -34,13 +34,15 @@ static void usage(FILE *out)
             "  --config FILE    configuration file (default: $ACCELOS_CONFIG); errors stop the daemon,\n"
             "                   naming each bad line (see scheduler/accelosd.conf.example)\n"
             "  --trace FILE     append one JSON line per elastic launch (accelos-report's schema)\n"
+            "  --trace-max-mb N  move the trace to FILE.1 when it reaches N MiB and start anew\n"
+            "                   (default %u, 0 = no limit)\n"
             "  --no-shared-buffers  keep CPU-device buffers out of the clients' shared memory, so every\n"
             "                   transfer is copied twice, through the staging area (for comparison)\n"
             "  --status         ask the running daemon for its devices and clients, then exit\n"
             "  -v, --verbose    log more (repeat for debug)\n"
             "  --version        print the version\n"
             "  -h, --help       this text\n",
-            aos_policy_name(AOS_POLICY_DEFAULT));
+            aos_policy_name(AOS_POLICY_DEFAULT), AOS_TRACE_MAX_MB_DEFAULT);
 }
 
 /* fallback: where to ask when nobody listens at path (the system service, as clients do). */
@@ -76,7 +78,7 @@ int main(int argc, char **argv)
         {"group", required_argument, NULL, 'g'},  {"vendors", required_argument, NULL, 'V'},
         {"status", no_argument, NULL, 't'},       {"verbose", no_argument, NULL, 'v'},
         {"policy", required_argument, NULL, 'p'}, {"config", required_argument, NULL, 'c'},
-        {"trace", required_argument, NULL, 'T'},  {"no-shared-buffers", no_argument, NULL, 'B'},
+        {"trace", required_argument, NULL, 'T'},  {"trace-max-mb", required_argument, NULL, 'M'},  {"no-shared-buffers", no_argument, NULL, 'B'},
         {"version", no_argument, NULL, 'r'},      {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -85,6 +87,7 @@ int main(int argc, char **argv)
     const char *policy = getenv("ACCELOS_POLICY");
     const char *config_file = getenv("ACCELOS_CONFIG");
     const char *trace_path = NULL;
+    unsigned long trace_max_mb = AOS_TRACE_MAX_MB_DEFAULT;
     bool status = false;
     int verbosity = AOS_LOG_WARN;
     int c;
@@ -97,6 +100,16 @@ int main(int argc, char **argv)
         case 'p': policy = optarg; break;
         case 'c': config_file = optarg; break;
         case 'T': trace_path = optarg; break;
+        case 'M': {
+            char *end;
+            errno = 0;
+            trace_max_mb = strtoul(optarg, &end, 10);
+            if (errno || end == optarg || *end || optarg[0] == '-' || trace_max_mb > AOS_TRACE_MAX_MB_MAX) {
+                fprintf(stderr, "accelosd: --trace-max-mb: a number of MiB from 0 to %u\n", AOS_TRACE_MAX_MB_MAX);
+                return 2;
+            }
+            break;
+        }
         case 'B': config.no_shared_buffers = true; break;
         case 't': status = true; break;
         case 'v': verbosity++; break;
@@ -164,7 +177,7 @@ int main(int argc, char **argv)
     if (trace_path) {
         char label[64];
         snprintf(label, sizeof(label), "accelosd-%s", aos_policy_name(aos_policy_get()));
-        int trc = aos_trace_open(trace_path, label);
+        int trc = aos_trace_open(trace_path, label, (uint64_t)trace_max_mb << 20);
         if (trc < 0) {
             fprintf(stderr, "accelosd: cannot open trace file %s: %s\n", trace_path, strerror(-trc));
             return 2;

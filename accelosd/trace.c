@@ -2,28 +2,63 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "accelos/log.h"
 
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *trace_file;
 static char trace_config[64];
+static char trace_path[PATH_MAX];
+static uint64_t trace_max_bytes;
 
-int aos_trace_open(const char *path, const char *config_label)
+static FILE *open_append(const char *path, int *err)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
-    if (fd < 0)
-        return -errno;
-    FILE *f = fdopen(fd, "a");
-    if (!f) {
-        int err = errno;
+    FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+    *err = f ? 0 : -errno;
+    if (!f && fd >= 0)
         close(fd);
-        return -err;
-    }
+    return f;
+}
+
+int aos_trace_open(const char *path, const char *config_label, uint64_t max_bytes)
+{
+    if (strlen(path) + 3 > sizeof(trace_path)) /* room for ".1" */
+        return -ENAMETOOLONG;
+    int err;
+    FILE *f = open_append(path, &err);
+    if (!f)
+        return err;
     snprintf(trace_config, sizeof(trace_config), "%s", config_label);
+    snprintf(trace_path, sizeof(trace_path), "%s", path);
+    trace_max_bytes = max_bytes;
     trace_file = f;
     return 0;
+}
+
+/* Under trace_lock: the file reached its limit; it becomes PATH.1 and a new one starts. A failure
+ * ends the trace, never the daemon. */
+static void rotate(void)
+{
+    char old[sizeof(trace_path) + 2];
+    snprintf(old, sizeof(old), "%s.1", trace_path);
+    fclose(trace_file);
+    trace_file = NULL;
+    int err = rename(trace_path, old) == 0 ? 0 : -errno;
+    FILE *f = err ? NULL : open_append(trace_path, &err);
+    if (!f) {
+        aos_log(AOS_LOG_WARN, "trace", "cannot start a new trace file %s: %s; tracing stops", trace_path,
+                strerror(-err));
+        return;
+    }
+    aos_log(AOS_LOG_INFO, "trace", "trace reached %llu bytes: moved to %s", (unsigned long long)trace_max_bytes,
+            old);
+    trace_file = f;
 }
 
 bool aos_trace_enabled(void) { return trace_file != NULL; }
@@ -60,6 +95,9 @@ void aos_trace_launch(const struct aos_trace_launch *t)
                 t->history[i].groups);
     fputs("]}\n", trace_file);
     fflush(trace_file);
+    long size = ftell(trace_file);
+    if (trace_max_bytes && size >= 0 && (uint64_t)size >= trace_max_bytes)
+        rotate();
     pthread_mutex_unlock(&trace_lock);
 }
 

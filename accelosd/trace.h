@@ -31,8 +31,15 @@ struct aos_trace_launch {
     struct { uint64_t t_ns; uint32_t groups; } history[AOS_TRACE_HISTORY];
 };
 
-/* Opens (appends to) path; returns 0 or a negative errno. */
-int aos_trace_open(const char *path, const char *config_label);
+/* A trace of short launches grows fast (about 400 bytes a launch: 18 MB/s beside Parboil's
+ * uniformAdd on two cores), so by default a file that reaches 1 GiB is moved aside (docs/scheduler.md §6). */
+#define AOS_TRACE_MAX_MB_DEFAULT 1024u
+#define AOS_TRACE_MAX_MB_MAX (1024u * 1024u)
+
+/* Opens (appends to) path; returns 0 or a negative errno. max_bytes > 0: once the file reaches
+ * it, it becomes path.1 (replacing the one before) and a new file starts, so the trace takes at
+ * most about twice max_bytes; 0: no limit. */
+int aos_trace_open(const char *path, const char *config_label, uint64_t max_bytes);
 bool aos_trace_enabled(void);
 /* Writes one record; safe from any thread. */
 void aos_trace_launch(const struct aos_trace_launch *t);
