@@ -127,7 +127,7 @@ static double measure_isolated(const struct aos_mixopts *o, const char *spec)
 		uint64_t go;
 		if (run_once(&iso, &m, &slot, &go) == 0 && slot.state == AOS_SLOT_DONE && go)
 			t[n++] = (double)(slot.end_ns - go) / (iso.loop && slot.execs ? (double)slot.execs : 1.0);
-		else if (!o->quiet)
+		else /* failures are reported with --quiet too: it only hides the progress bars */
 			fprintf(stderr, "accelos-mix: isolated run of %s failed: %s\n", spec, slot.msg);
 	}
 	if (!n)
@@ -202,8 +202,8 @@ int aos_mixrun_sweep(const struct aos_mixopts *o, const struct aos_mix *mixes, i
 				rec.corun_execs = slots[t].corun_execs;
 				rec.corun_end_ns = rec.failed ? 0 : (double)slots[t].corun_end_ns;
 				aos_record_write(o->out, &rec, o->shared_ctx ? "shared-context" : "processes");
-				if (rec.failed && !o->quiet)
-					fprintf(stderr, "\naccelos-mix: mix %d run %d tenant %d failed: %s\n", i, run, t,
+				if (rec.failed)
+					fprintf(stderr, "%saccelos-mix: mix %d run %d tenant %d failed: %s\n", o->quiet ? "" : "\n", i, run, t,
 						slots[t].msg[0] ? slots[t].msg : "no isolated time");
 			}
 			fflush(o->out);
