@@ -275,39 +275,25 @@ void copyKernelMetadata(Function &From, Function &To, ArrayRef<RuntimeArg> Extra
 	}
 }
 
-void retargetAnnotations(Module &M, Function &From, Function &To)
+// NVPTX marks a kernel by an nvvm.annotations entry naming it. Each entry of From is moved to To
+// (Keep false: To replaces From) or copied for it (Keep true: both are kernels).
+void annotateLike(Module &M, Function &From, Function &To, bool Keep)
 {
 	NamedMDNode *NA = M.getNamedMetadata("nvvm.annotations");
 	if (!NA)
 		return;
-	for (unsigned i = 0; i < NA->getNumOperands(); i++) {
+	for (unsigned i = 0, n = NA->getNumOperands(); i < n; i++) {
 		MDNode *N = NA->getOperand(i);
 		auto *VM = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
 		if (!VM || VM->getValue() != &From)
 			continue;
 		SmallVector<Metadata *, 4> ops(N->op_begin(), N->op_end());
 		ops[0] = ValueAsMetadata::get(&To);
-		NA->setOperand(i, MDNode::get(M.getContext(), ops));
+		if (Keep)
+			NA->addOperand(MDNode::get(M.getContext(), ops));
+		else
+			NA->setOperand(i, MDNode::get(M.getContext(), ops));
 	}
-}
-
-// Gives To a copy of each nvvm.annotations entry of From (NVPTX: the entry marks a kernel).
-void copyAnnotations(Module &M, Function &From, Function &To)
-{
-	NamedMDNode *NA = M.getNamedMetadata("nvvm.annotations");
-	if (!NA)
-		return;
-	SmallVector<MDNode *, 4> copies;
-	for (MDNode *N : NA->operands()) {
-		auto *VM = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
-		if (!VM || VM->getValue() != &From)
-			continue;
-		SmallVector<Metadata *, 4> ops(N->op_begin(), N->op_end());
-		ops[0] = ValueAsMetadata::get(&To);
-		copies.push_back(MDNode::get(M.getContext(), ops));
-	}
-	for (MDNode *N : copies)
-		NA->addOperand(N);
 }
 
 void recordResult(Module &M, StringRef Name, bool Rewritten, unsigned Chunk, unsigned Insts,
@@ -607,7 +593,7 @@ Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk)
 	InlineFunctionInfo IFI;
 	InlineFunction(*Call, IFI);
 	DBody->eraseFromParent();
-	copyAnnotations(M, K, *D);
+	annotateLike(M, K, *D, true);
 	return D;
 }
 
@@ -699,7 +685,7 @@ bool rewriteKernels(Module &M, bool Direct)
 			makeDirectKernel(*K, *Body, chunk);
 		Body->eraseFromParent();
 		guardBarrierLoops(*S);
-		retargetAnnotations(M, *K, *S);
+		annotateLike(M, *K, *S, false);
 		std::string name = K->getName().str();
 		S->takeName(K);
 		K->eraseFromParent();
