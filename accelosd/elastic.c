@@ -10,7 +10,6 @@
  * genuine error in the source has already been reported by the native build.
  */
 #include "elastic.h"
-#include "launch.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +23,7 @@
 #include "accelos/nv_regs.h"
 #include "accelos/vndrange.h"
 #include "accelos/wire_core.h"
+#include "launch.h"
 
 #define NV_COMPUTE_CAPABILITY_MAJOR 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
 #define NV_COMPUTE_CAPABILITY_MINOR 0x4001

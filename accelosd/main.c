@@ -78,7 +78,8 @@ int main(int argc, char **argv)
         {"group", required_argument, NULL, 'g'},  {"vendors", required_argument, NULL, 'V'},
         {"status", no_argument, NULL, 't'},       {"verbose", no_argument, NULL, 'v'},
         {"policy", required_argument, NULL, 'p'}, {"config", required_argument, NULL, 'c'},
-        {"trace", required_argument, NULL, 'T'},  {"trace-max-mb", required_argument, NULL, 'M'},  {"no-shared-buffers", no_argument, NULL, 'B'},
+        {"trace", required_argument, NULL, 'T'},  {"trace-max-mb", required_argument, NULL, 'M'},
+        {"no-shared-buffers", no_argument, NULL, 'B'},
         {"version", no_argument, NULL, 'r'},      {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
