@@ -929,9 +929,6 @@ struct wave_box {
     aos_u64 origin[3]; /* in groups: the direct kernel's grid argument says it */
 };
 
-_Static_assert(offsetof(struct aos_vndrange, budget) == offsetof(struct aos_vndrange, next) + sizeof(aos_u32) &&
-                   offsetof(struct aos_vndrange, static_end) == offsetof(struct aos_vndrange, budget) + sizeof(aos_u32),
-               "a wave's resume writes next, budget and static_end at once");
 
 /* A loop wave's chunks from virtual group `base` on (aos_vndrange_loop_chunk): on many physical
  * groups each group's first chunk is static and the chunk grows where the virtual groups far
@@ -968,11 +965,11 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
             err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
                                                              offsetof(struct aos_vndrange, chunk), sizeof(aos_u32),
                                                              &l->host.chunk, 0, NULL, NULL);
-        /* resume at the last wave's frontier: next, budget and static_end are adjacent */
+        /* resume at the last wave's frontier: budget, static_end and next are adjacent (vndrange.h) */
         if (err == CL_SUCCESS)
             err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE,
-                                                             offsetof(struct aos_vndrange, next),
-                                                             3 * sizeof(aos_u32), &l->host.next, 0, NULL, NULL);
+                                                             offsetof(struct aos_vndrange, budget),
+                                                             3 * sizeof(aos_u32), &l->host.budget, 0, NULL, NULL);
     }
     size_t loop[3] = {groups * l->local[0], l->local[1], l->local[2]};
     if (err == CL_SUCCESS)

@@ -119,18 +119,16 @@ static ulong aos_direct_shift(const aos_wg *wg, uint d)
  * kernel of 16384 groups ran at 0.003x native with it, 0.17x without). The add
  * may carry `next` past the limit; the groups beyond it are never run, so
  * after a launch the groups [0, min(next, limit)) ran, all of them
- * (accelos/vndrange.h). `stop` is read beside the add, not before it, so a
- * dequeue waits for one round trip to memory, not two: a master that sees it
- * runs the chunk it has just taken and takes nothing more, which leaves no
- * hole either.
+ * (accelos/vndrange.h). The add is on the 64-bit word of `next` and `stop`, so
+ * it returns `stop` too: a master that sees it runs the chunk it has just
+ * taken and takes nothing more, which leaves no hole either.
  *
- * Atomics on the one `next` run one at a time (about 5 ns each on an H200),
- * so those that are not needed are not made: with static first chunks a
- * group computes its first chunk, and a master whose chunk reached the limit
+ * Accesses to the record's line run one at a time (about 2 ns each on an
+ * H200), so those that are not needed are not made: with static first chunks
+ * a group computes its first chunk, and a master whose chunk reached the limit
  * takes nothing more (its next grab could only come back empty). */
 static uint aos_grab(global struct aos_vndrange *rt, aos_wg *wg, uint chunk, uint *count)
 {
-	volatile global uint *stopp = &rt->stop;
 	uint limit = min(rt->total_groups, rt->budget);
 	if (wg->stopping) {
 		*count = 0;
@@ -141,15 +139,18 @@ static uint aos_grab(global struct aos_vndrange *rt, aos_wg *wg, uint chunk, uin
 		/* The first chunk is static: this group's place among the physical groups
 		 * (along x) from where the host started them (accelos/vndrange.h). */
 		uint first = static_end - (uint)get_num_groups(0) * chunk + (uint)get_group_id(0) * chunk;
-		/* `stop` only where a grab may follow: where the static chunks reach the limit,
-		 * every master would read the one line at once and learn nothing (on an H200 such
-		 * reads went one at a time, about 2 ns each; bench/RESULTS.md §3, session 33). */
-		wg->stopping = static_end >= limit || *stopp;
+		/* `stop` only where a grab may follow, so that a launch stopped before it starts
+		 * runs one chunk per group: where the static chunks reach the limit, every master
+		 * would read the line at once and learn nothing (bench/RESULTS.md §3, session 33). */
+		wg->stopping = static_end >= limit || *(volatile global uint *)&rt->stop;
 		*count = first < limit ? min(chunk, limit - first) : 0u;
 		return first;
 	}
-	uint old = atomic_add(&rt->next, chunk);
-	wg->stopping = *stopp | (old + chunk >= limit);
+	/* __sync: an atomicrmw the back end lowers to one 64-bit add (libclc has no 64-bit atom_add);
+	 * `next` stays below 2^32, so the add never carries into `stop`. */
+	ulong word = __sync_fetch_and_add((global ulong *)&rt->next, (ulong)chunk);
+	uint old = (uint)word;
+	wg->stopping = (uint)(word >> 32) != 0u || old + chunk >= limit;
 	*count = old < limit ? min(chunk, limit - old) : 0u;
 	return old;
 }
@@ -174,12 +175,13 @@ uint aos_rt_dequeue(global void *rtv, local void *sdv, void *wgv, uint dflt_chun
 	}
 	barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 	/* Every work-item finished the previous chunk before this barrier. `done`
-	 * is read after the launch only: one add per physical group, at its end,
-	 * keeps it off the atomics' one cache line while groups still dequeue. */
+	 * is read after the launch only, and only when the host asked for it: one
+	 * add per physical group, at its end, keeps it off the atomics' one cache
+	 * line while groups still dequeue (accelos/vndrange.h, COUNT_DONE). */
 	wg->completed += wg->prev;
 	wg->base = sd[slot + AOS_SLOT_BASE];
 	wg->prev = sd[slot + AOS_SLOT_COUNT];
-	if (aos_is_master() && !wg->prev && wg->completed)
+	if (aos_is_master() && !wg->prev && wg->completed && (rt->flags & AOS_VNDRANGE_COUNT_DONE))
 		atomic_add(&rt->done, wg->completed);
 	wg->group[0] = sd[slot + AOS_SLOT_GX];
 	wg->group[1] = sd[slot + AOS_SLOT_GY];

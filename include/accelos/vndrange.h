@@ -14,7 +14,7 @@
  * Host protocol for one launch (see docs/jit.md):
  *   - fill dims, global_size, local_size, global_offset, num_groups (unused
  *     dimensions: size 1, offset 0), total_groups = product of num_groups;
- *   - next = 0, done = 0, stop = 0, static_end = 0, budget = total_groups
+ *   - flags = 0, next = 0, done = 0, stop = 0, static_end = 0, budget = total_groups
  *     (run everything), chunk = 0 (use the kernel's compiled adaptive chunk)
  *     or a forced chunk;
  *   - launch with the same local size and any number of physical groups.
@@ -34,37 +34,51 @@
  * since the dequeue is one fetch-add (aos_vndrange_frontier). A later launch
  * on the same record resumes exactly there with next = frontier, stop = 0,
  * static_end = 0 (or new static chunks) and a higher budget (done kept).
- * `done` counts virtual groups completed; each physical group adds its count
- * as it ends, so read it after a launch.
+ * `next` and `stop` share one 64-bit word, to which a dequeue adds its chunk,
+ * so the add returns `stop` as well; the host sets `stop` with a 4-byte write
+ * of its own (a store lands before or after a device atomic on the word, not
+ * inside it). `next` stays below 2^32, so no add carries into `stop`.
+ * With flags = AOS_VNDRANGE_COUNT_DONE, `done` counts virtual groups completed;
+ * each physical group adds its count as it ends, so read it after a launch.
+ * Without it (the default, and the daemon's way) `done` stays as the host set it.
  */
 #ifndef ACCELOS_VNDRANGE_H
 #define ACCELOS_VNDRANGE_H
 
 #ifdef __OPENCL_C_VERSION__
+typedef ushort aos_u16;
 typedef uint aos_u32;
 typedef ulong aos_u64;
 #else
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+typedef uint16_t aos_u16;
 typedef uint32_t aos_u32;
 typedef uint64_t aos_u64;
 #endif
 
 #define AOS_VNDRANGE_MAX_DIMS 3
 
+/* aos_vndrange.flags: masters add the groups they ran to `done` as they end. Only the diff
+ * tester reads `done` (its proof that every virtual group ran once); the daemon leaves the flag
+ * off, since the adds go one at a time on the record's line (about 2 ns each on an H200, one
+ * per physical group) and the frontier already tells which groups ran. */
+#define AOS_VNDRANGE_COUNT_DONE 1u
+
 struct aos_vndrange {
-	aos_u32 dims;                 /* work_dim of the original launch, 1..3 */
+	aos_u16 dims;                 /* work_dim of the original launch, 1..3 */
+	aos_u16 flags;                /* AOS_VNDRANGE_COUNT_DONE or 0 */
 	aos_u32 chunk;                /* virtual groups per dequeue; 0 = compiled default */
 	aos_u64 global_size[3];       /* original global size per dimension */
 	aos_u64 local_size[3];        /* original (and physical) local size */
 	aos_u64 global_offset[3];     /* original global offset */
 	aos_u64 num_groups[3];        /* global_size / local_size */
 	aos_u32 total_groups;         /* product of num_groups */
-	aos_u32 next;                 /* atomic: next virtual group to hand out */
+	aos_u32 done;                 /* atomic: virtual groups completed, with COUNT_DONE */
 	aos_u32 budget;               /* stop/budget: never hand out index >= budget */
 	aos_u32 static_end;           /* 0, or the end of the static first chunks */
-	aos_u32 done;                 /* atomic: virtual groups completed */
+	aos_u32 next;                 /* atomic: next virtual group to hand out */
 	aos_u32 stop;                 /* non-zero: take no more virtual groups */
 };
 
@@ -79,16 +93,27 @@ struct aos_vndrange {
 #define _Static_assert static_assert
 #endif
 _Static_assert(sizeof(struct aos_vndrange) == AOS_VNDRANGE_SIZE, "record size is ABI");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, flags) == 2, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, global_size) == 8, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, local_size) == 32, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, global_offset) == 56, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, num_groups) == 80, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, total_groups) == 104, "layout");
-_Static_assert(AOS_OFFSETOF(struct aos_vndrange, next) == 108, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, done) == 108, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, budget) == 112, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, static_end) == 116, "layout");
-_Static_assert(AOS_OFFSETOF(struct aos_vndrange, done) == 120, "layout");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, next) == 120, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_vndrange, stop) == 124, "layout");
+/* `next` and `stop` are one little-endian 64-bit word: a dequeue's fetch-add on the word returns
+ * `stop` with `next`, so no master reads the record's line a second time (rtlib aos_grab). */
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, stop) == AOS_OFFSETOF(struct aos_vndrange, next) + 4,
+	       "next and stop share one 64-bit word");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, next) % 8 == 0, "the word of next and stop is aligned");
+/* A resumed launch rewrites budget, static_end and next with one write. */
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, static_end) == AOS_OFFSETOF(struct aos_vndrange, budget) + 4,
+	       "budget and static_end are adjacent");
+_Static_assert(AOS_OFFSETOF(struct aos_vndrange, next) == AOS_OFFSETOF(struct aos_vndrange, static_end) + 4,
+	       "static_end and next are adjacent");
 
 /* Virtual groups per range at most: a fetch-add that runs `next` past the
  * limit (by at most physical groups x chunk) must not wrap around. */
@@ -98,7 +123,7 @@ _Static_assert(AOS_OFFSETOF(struct aos_vndrange, stop) == 124, "layout");
 /*
  * Host: fills a record for a launch of `dims` dimensions (1..3) whose global
  * and local sizes and offset (NULL: zero) are given per used dimension:
- * unused dimensions get size 1 and offset 0, next = done = chunk = static_end = 0 and
+ * unused dimensions get size 1 and offset 0, flags = next = done = chunk = static_end = 0 and
  * budget = total_groups (run everything). Returns 0, or -1 when the range is
  * not uniform (a global size that is 0 or not a multiple of its local size)
  * or has more than AOS_VNDRANGE_MAX_GROUPS virtual groups; the record is then
@@ -111,7 +136,7 @@ static inline int aos_vndrange_fill(struct aos_vndrange *r, aos_u32 dims, const 
 	if (dims < 1 || dims > AOS_VNDRANGE_MAX_DIMS)
 		return -1;
 	memset(r, 0, sizeof(*r));
-	r->dims = dims;
+	r->dims = (aos_u16)dims;
 	for (aos_u32 d = 0; d < AOS_VNDRANGE_MAX_DIMS; d++) {
 		int used = d < dims;
 		aos_u64 g = used ? global[d] : 1, l = used ? local[d] : 1;

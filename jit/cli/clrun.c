@@ -426,6 +426,7 @@ static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_lau
 	if (e != CL_SUCCESS)
 		return e;
 	aos_u32 total = rec.total_groups;
+	rec.flags |= AOS_VNDRANGE_COUNT_DONE; /* the proof check_record reads */
 	if (sched->split) {
 		rec.budget = total / 2;
 		rec.stop = 1;
@@ -446,9 +447,9 @@ static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_lau
 		    (e = check_record_range(env, s, &rec, 0, most < half ? most : half, "stopped launch", err,
 					    errlen)) != CL_SUCCESS)
 			return e;
-		/* next, budget and static_end are adjacent: the resumed launches dequeue every chunk. */
-		aos_u32 resume_stopped[3] = { aos_vndrange_frontier(&rec), half, 0 };
-		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, next),
+		/* budget, static_end and next are adjacent: the resumed launches dequeue every chunk. */
+		aos_u32 resume_stopped[3] = { half, 0, aos_vndrange_frontier(&rec) };
+		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, budget),
 				     sizeof(resume_stopped), resume_stopped, 0, NULL, NULL);
 		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, stop),
 				     sizeof(go), &go, 0, NULL, NULL);
@@ -456,8 +457,8 @@ static cl_int run_sched(struct aos_clenv *env, cl_kernel k, const struct aos_lau
 		    (e = check_record(env, s, &rec, half, "launch under half the budget", err, errlen)) !=
 			    CL_SUCCESS)
 			return e;
-		aos_u32 resume[3] = { aos_vndrange_frontier(&rec), total, 0 };
-		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, next),
+		aos_u32 resume[3] = { total, 0, aos_vndrange_frontier(&rec) };
+		clEnqueueWriteBuffer(env->queue, s->record, CL_TRUE, AOS_OFFSETOF(struct aos_vndrange, budget),
 				     sizeof(resume), resume, 0, NULL, NULL);
 	}
 	if ((e = enqueue(env, k, l, sched, ms)) != CL_SUCCESS ||

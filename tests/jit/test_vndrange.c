@@ -11,11 +11,12 @@
 START_TEST(host_layout)
 {
 	ck_assert_uint_eq(sizeof(struct aos_vndrange), AOS_VNDRANGE_SIZE);
+	ck_assert_uint_eq(offsetof(struct aos_vndrange, flags), 2);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, chunk), 4);
-	ck_assert_uint_eq(offsetof(struct aos_vndrange, next), 108);
+	ck_assert_uint_eq(offsetof(struct aos_vndrange, done), 108);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, budget), 112);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, static_end), 116);
-	ck_assert_uint_eq(offsetof(struct aos_vndrange, done), 120);
+	ck_assert_uint_eq(offsetof(struct aos_vndrange, next), 120);
 	ck_assert_uint_eq(offsetof(struct aos_vndrange, stop), 124);
 }
 END_TEST
@@ -36,7 +37,7 @@ START_TEST(fill_geometry)
 	ck_assert_uint_eq(r.global_offset[2], 0);
 	ck_assert_uint_eq(r.total_groups, 15);
 	ck_assert_uint_eq(r.budget, 15);
-	ck_assert_uint_eq(r.next + r.done + r.chunk + r.stop + r.static_end, 0);
+	ck_assert_uint_eq(r.next + r.done + r.chunk + r.stop + r.static_end + r.flags, 0);
 
 	ck_assert_int_eq(aos_vndrange_fill(&r, 3, global, local, NULL), 0);
 	ck_assert_uint_eq(r.total_groups, 30);
