@@ -69,6 +69,21 @@ void aos_rt_init(global void *rtv, void *wgv)
 	aos_wg_start(wg, 0);
 }
 
+/* A direct wave's origin along d. A wave launched at global offset 0 starts at the range's first
+ * group (its offset is the original one plus origin x local size, neither negative), and PoCL
+ * builds a kernel of its own for launches at offset 0 in which get_global_offset is 0: there the
+ * origin folds away with its load, a dependent load per group that cost a kernel of one-item
+ * groups 6 % (large_grid, bench/RESULTS.md §3, session 34). Not on NVPTX, where
+ * get_global_offset reads 0 whatever the launch's offset (aos_direct_id_in_wave). */
+static ulong aos_direct_origin(const struct aos_direct_grid *g, uint d)
+{
+#ifdef __NVPTX__
+	return g->origin[d];
+#else
+	return get_global_offset(d) ? g->origin[d] : 0u;
+#endif
+}
+
 /*
  * Direct shape (AOS_DIRECT_KERNEL_PREFIX kernels): no loop, no dequeue. The
  * host launches the virtual NDRange as a series of waves, each over a box of
@@ -88,7 +103,7 @@ void aos_rt_direct_init(const void *gridv, void *wgv)
 		wg->global_size[d] = g->global_size[d];
 		wg->offset[d] = g->global_offset[d];
 		wg->local_size[d] = get_local_size(d);
-		wg->group[d] = g->origin[d] + get_group_id(d);
+		wg->group[d] = aos_direct_origin(g, d) + get_group_id(d);
 	}
 	wg->dims = g->dims;
 	aos_wg_start(wg, 1);
