@@ -152,6 +152,7 @@ static int emit_spirv(LLVMModuleRef m, const struct aos_worker_limits *lim, uint
 	snprintf(in, sizeof(in), "%s/module.bc", dir);
 	snprintf(out, sizeof(out), "%s/module.spv", dir);
 	aos_passes_strip_freeze(m);
+	aos_passes_recompose_rem(m);
 	rc = emit_bitcode(m, &bc, &bclen);
 	if (!rc) {
 		rc = aos_file_write(in, bc, bclen);
@@ -173,6 +174,7 @@ int aos_emit(LLVMModuleRef module, enum aos_jit_target t, unsigned nv_sm,
 	*log = NULL;
 	switch (t) {
 	case AOS_JIT_TARGET_SPIR64:
+		aos_passes_recompose_rem(module);
 		return emit_bitcode(module, bin, len);
 	case AOS_JIT_TARGET_NVPTX64:
 		return emit_ptx(module, nv_sm, bin, len, log);

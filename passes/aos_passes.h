@@ -22,7 +22,7 @@ extern "C" {
 
 /* Bump whenever the JIT's output changes (passes or front-end flags); part of
  * the JIT cache key. */
-#define AOS_PASSES_REVISION "22"
+#define AOS_PASSES_REVISION "23"
 
 struct aos_kernel_result {
 	char *name;          /* kernel name (malloc'd) */
@@ -69,6 +69,11 @@ int aos_passes_nvptx_unroll(LLVMModuleRef module, LLVMTargetMachineRef tm);
 /* PTX, before rtlib is linked: a scalar sin(x) and cos(x) of one x in one block become one call
  * to rtlib's aos_sincos_pair (passes/sincos_fuse.cpp). Returns how many pairs, or negative errno. */
 int aos_passes_fuse_sincos(LLVMModuleRef module);
+
+/* SPIR, last: every X - (X / Y) * Y becomes X % Y again, as the source had it (clang's -O2
+ * splits such remainders for targets with no divide-and-remainder instruction; PoCL's x86 code
+ * then kept the multiply; passes/rem_recompose.cpp). Returns how many, or negative errno. */
+int aos_passes_recompose_rem(LLVMModuleRef module);
 
 /* Replaces `freeze` instructions by their operand, for llvm-spirv-15 which
  * cannot translate them. Returns the number removed. */

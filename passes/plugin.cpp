@@ -1,9 +1,11 @@
 // opt-15 plugin: `opt -load-pass-plugin=libaos_opt_plugin.so -passes=aos-rewrite`
 // so the rewrite can be tested on .ll files with FileCheck
 // (also aos-rtlib-internalize, and the function
-// passes aos-force-unroll-inner-loops, which only marks, and
-// aos-unroll-inner-loops, the JIT's mark-and-unroll step).
+// passes aos-force-unroll-inner-loops, which only marks,
+// aos-unroll-inner-loops, the JIT's mark-and-unroll step, and
+// aos-recompose-rem, the SPIR module's last step).
 #include "kernel_rewrite.h"
+#include "rem_recompose.h"
 
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
@@ -35,6 +37,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
 					}
 					if (Name == "aos-unroll-inner-loops") {
 						aos::addInnerLoopUnroll(FPM);
+						return true;
+					}
+					if (Name == "aos-recompose-rem") {
+						FPM.addPass(aos::RecomposeRemPass());
 						return true;
 					}
 					return false;
