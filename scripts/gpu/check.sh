@@ -6,7 +6,9 @@
 #
 # usage: scripts/gpu/check.sh BUNDLE.tar.xz OUTDIR   (from the source tree)
 # env:   JOBS (parallel diffs, default 8), BENCH_REPS (default 5, 0 skips),
-#        BENCH_SPECS (spec globs, default the GPU-sized bench/jit/specs/gpu), BENCH_CHUNKS (the
+#        BENCH_SPECS (spec globs, default the GPU-sized bench/jit/specs/gpu), BENCH_PHYS (--phys
+#        values, one more run each of BENCH_PHYS_SPECS, default none; e.g. "all 8448" shows the
+#        loop shape's cost per physical group), BENCH_CHUNKS (the
 #        benchmark's --chunk values, one run each, default spread; e.g. "spread dequeued" compares
 #        static first chunks with all dequeued), BENCH_ROUNDS (the BENCH_CHUNKS runs repeated in
 #        turn, default 1), BENCH_TIMEOUT (seconds per run,
@@ -71,6 +73,16 @@ if ((${BENCH_REPS:-5} > 0)); then
 			>>"$out/bench.log" 2>&1
 		echo "bench --chunk $chunk: rc $? in $((SECONDS - start)) s" | tee -a "$summary"
 		{ echo "## --chunk $chunk"; cat "$B/bench.md"; echo; } >>"$out/bench.md"
+	done
+	for phys in ${BENCH_PHYS:-}; do
+		start=$SECONDS
+		echo "=== --phys $phys" >>"$out/bench.log"
+		# shellcheck disable=SC2086 # BENCH_PHYS_SPECS is a list of globs
+		CUDA_CACHE_DISABLE=1 timeout "${BENCH_TIMEOUT:-240}" accelos-jit-bench --reps "${BENCH_REPS:-5}" \
+			--phys "$phys" --out "$B/bench.md" ${BENCH_PHYS_SPECS:-${BENCH_SPECS:-bench/jit/specs/gpu/*.spec}} \
+			>>"$out/bench.log" 2>&1
+		echo "bench --phys $phys: rc $? in $((SECONDS - start)) s" | tee -a "$summary"
+		{ echo "## --phys $phys"; cat "$B/bench.md"; echo; } >>"$out/bench.md"
 	done
 fi
 # The compilers alone: native against the JIT's build without the rewrite, per spec.

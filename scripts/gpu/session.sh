@@ -7,7 +7,8 @@
 #
 # usage: scripts/gpu/session.sh BUNDLE.tar.xz OUTDIR   (from the source tree; OUTDIR: $OUT there)
 # env:   BUDGET (seconds for all of it, default 480: leave the call's limit some margin),
-#        BENCH_REPS (default 5), COUNTS (sweep.sh's, default "3 2 1"), ISO_REPS (default 1; 3 takes
+#        BENCH_REPS (default 5), BENCH_PHYS and BENCH_PHYS_SPECS (check.sh's: extra --phys runs),
+#        COUNTS (sweep.sh's, default "3 2 1"), ISO_REPS (default 1; 3 takes
 #        about 3 minutes per policy for three 2-kernel mixes on an H200), POLICIES (default "fifo fair")
 set -uo pipefail
 bundle=${1:?bundle}; out=${2:?outdir}
