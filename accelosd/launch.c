@@ -70,16 +70,10 @@ static bool record_fill(struct aos_vndrange *rec, const struct aos_elastic_kerne
     return true;
 }
 
-/* Whether launches on dev run in the direct shape (wave_shape; auto: CPU devices, where the
- * persistent loop's dequeue and barrier stop the device compiler from vectorizing). */
+/* Whether launches on dev run in the direct shape (wave_shape, aos_wave_shape_runs_direct). */
 static bool device_runs_direct(const struct aos_device *dev)
 {
-    switch (aos_daemon_config_get()->wave_shape) {
-    case AOS_WAVE_SHAPE_DIRECT: return true;
-    case AOS_WAVE_SHAPE_LOOP: return false;
-    case AOS_WAVE_SHAPE_AUTO: break;
-    }
-    return (dev->type & CL_DEVICE_TYPE_CPU) != 0;
+    return aos_wave_shape_runs_direct(aos_daemon_config_get()->wave_shape, (dev->type & CL_DEVICE_TYPE_CPU) != 0);
 }
 
 static const struct aos_device *device_of(cl_device_id id)

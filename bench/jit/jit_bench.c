@@ -35,6 +35,7 @@
 #include "text_file.h"
 
 #include "accelos/jit.h"
+#include "accelos/sched_config.h"
 #include "accelos/vndrange.h"
 
 #include <errno.h>
@@ -115,12 +116,13 @@ static int bench_one(struct aos_clenv *env, struct aos_launch_spec *o, const cha
 	if (!nat)
 		goto out;
 	/* JIT cost without the cache as the daemon compiles for the device by default (direct
-	 * twins only for CPUs: wave_shape auto), then fill the cache and time a hit. */
+	 * twins only where wave_shape auto runs them), then fill the cache and time a hit. */
 	unsigned nv_sm = 0;
 	cl_device_type type = 0;
 	clGetDeviceInfo(env->device, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
 	struct aos_jit_options jo = { .target = aos_clenv_jit_target(env, &nv_sm), .build_options = opts,
-				      .nv_sm = nv_sm, .no_cache = 1, .no_direct = !(type & CL_DEVICE_TYPE_CPU) };
+				      .nv_sm = nv_sm, .no_cache = 1,
+				      .no_direct = !aos_wave_shape_runs_direct(AOS_WAVE_SHAPE_AUTO, (type & CL_DEVICE_TYPE_CPU) != 0) };
 	t0 = now_ms();
 	if (aos_jit_compile(src, len, &jo, &res))
 		goto out;

@@ -85,6 +85,15 @@ enum aos_wave_shape {
 	AOS_WAVE_SHAPE_DIRECT, /* direct kernel: one virtual group per physical group, whole-device waves */
 };
 
+/* Whether launches under `shape` run in the direct shape on a device that is (is_cpu) or is not a
+ * CPU. auto: direct on CPU devices, where the persistent loop's dequeue and barrier stop the
+ * device compiler from vectorizing across work-items; the loop elsewhere, where kernels run side
+ * by side. The daemon (accelosd/launch.c) and the JIT benchmark both ask here. */
+static inline int aos_wave_shape_runs_direct(enum aos_wave_shape shape, int is_cpu)
+{
+	return shape == AOS_WAVE_SHAPE_DIRECT || (shape == AOS_WAVE_SHAPE_AUTO && is_cpu);
+}
+
 struct aos_sched_config {
 	enum aos_sched_policy_id policy;
 	enum aos_wave_shape wave_shape;

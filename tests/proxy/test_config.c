@@ -144,6 +144,21 @@ START_TEST(test_missing_file_stops_the_daemon)
 }
 END_TEST
 
+/* A trace size limit that is not a number of MiB in range stops the daemon before it listens. */
+START_TEST(test_bad_trace_limit_stops_the_daemon)
+{
+    static const char *const bad[] = {"lots", "-1", "12x", "", "99999999999"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char err[4096] = "";
+        const char *args[] = {"--socket", "/tmp/accelos-config-never.sock", "--trace", "/tmp/accelos-never.jsonl",
+                              "--trace-max-mb", bad[i], NULL};
+        ck_assert_int_eq(run_daemon(args, err, sizeof(err), NULL, NULL, 0), 2);
+        ck_assert_msg(strstr(err, "--trace-max-mb: a number of MiB from 0 to"), "'%s': stderr:\n%s", bad[i], err);
+        ck_assert_int_ne(access("/tmp/accelos-config-never.sock", F_OK), 0);
+    }
+}
+END_TEST
+
 /* accelosd --status with no daemon listening: with the per-user default it also asks the system
  * service, as clients do, and names both places; with an explicit socket only that one. */
 START_TEST(test_status_without_a_daemon_names_where_it_looked)
@@ -185,6 +200,7 @@ int main(void)
     tcase_add_test(tc, test_explicit_policy_wins_over_the_file);
     tcase_add_test(tc, test_errors_stop_the_daemon_with_each_line);
     tcase_add_test(tc, test_missing_file_stops_the_daemon);
+    tcase_add_test(tc, test_bad_trace_limit_stops_the_daemon);
     tcase_add_test(tc, test_loop_align_is_applied);
     tcase_add_test(tc, test_status_without_a_daemon_names_where_it_looked);
     suite_add_tcase(s, tc);

@@ -138,6 +138,24 @@ START_TEST(wave_shapes)
 }
 END_TEST
 
+/* The shape each setting gives a CPU and a GPU: auto is direct on CPUs only. */
+START_TEST(wave_shape_per_device)
+{
+	static const struct {
+		enum aos_wave_shape shape;
+		int on_cpu, on_gpu;
+	} want[] = {
+		{ AOS_WAVE_SHAPE_AUTO, 1, 0 },
+		{ AOS_WAVE_SHAPE_LOOP, 0, 0 },
+		{ AOS_WAVE_SHAPE_DIRECT, 1, 1 },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ck_assert_int_eq(aos_wave_shape_runs_direct(want[i].shape, 1), want[i].on_cpu);
+		ck_assert_int_eq(aos_wave_shape_runs_direct(want[i].shape, 0), want[i].on_gpu);
+	}
+}
+END_TEST
+
 /* Each bad line after two good ones, so every error is on line 3. */
 static const struct {
 	const char *line;
@@ -285,6 +303,7 @@ int main(void)
 	tcase_add_test(tc, shipped_example_parses);
 	tcase_add_test(tc, cpu_loop_aligns);
 	tcase_add_test(tc, wave_shapes);
+	tcase_add_test(tc, wave_shape_per_device);
 	tcase_add_loop_test(tc, each_error_has_line_and_reason, 0, (int)(sizeof(bad_lines) / sizeof(bad_lines[0])));
 	tcase_add_test(tc, nul_byte);
 	tcase_add_test(tc, all_errors_reported);

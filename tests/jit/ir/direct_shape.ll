@@ -35,6 +35,14 @@
 ; RUN:   | %opt -load-pass-plugin=%plugin -S -o - \
 ; RUN:       -passes='aos-rtlib-internalize,always-inline,function(sroa,early-cse,instcombine,simplifycfg,sroa),globaldce' \
 ; RUN:   | FileCheck %s --check-prefix=LINKED
+; RUN: sed -e 's/^target triple = "spir64"$/target triple = "nvptx64-nvidia-nvcl"/' \
+; RUN:     -e 's/^target datalayout = .*$/target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"/' \
+; RUN:     %s \
+; RUN:   | %opt -opaque-pointers -load-pass-plugin=%plugin -passes=aos-rewrite - -o - \
+; RUN:   | llvm-link-15 -opaque-pointers - --only-needed %rtlib/aos_rt-nvptx64-nvidia-nvcl.bc -o - \
+; RUN:   | %opt -opaque-pointers -load-pass-plugin=%plugin -S -o - \
+; RUN:       -passes='aos-rtlib-internalize,always-inline,function(sroa,early-cse,instcombine,simplifycfg,sroa),globaldce' \
+; RUN:   | FileCheck %s --check-prefix=NVLINKED --implicit-check-not=get_global_offset --implicit-check-not=get_global_id
 ;
 ; The direct kernel has its own copy of the local array, under its name.
 ; CHECK: @k.t = internal unnamed_addr addrspace(3) global [16 x i32] undef
@@ -175,6 +183,23 @@
 ; LINKED-NEXT: getelementptr inbounds i32, i32 addrspace(1)* %0, i64 %[[GID]]
 ; LINKED: ret void
 ; LINKED-NEXT: }
+;
+; On NVPTX, libclc's ids ignore a launch's global offset, so a direct wave's
+; global id is (origin + group id) x local size + local id + the range's
+; offset, from the grid, and nothing reads the device's global id or offset.
+; NVLINKED-LABEL: define dso_local spir_kernel void @aos_direct_k(
+; NVLINKED-DAG: %[[OFFP:[0-9]+]] = getelementptr inbounds %struct.aos_direct_grid, ptr %aos_grid, i64 0, i32 1, i64 0
+; NVLINKED-DAG: %[[OFF:[0-9]+]] = load i64, ptr %[[OFFP]]
+; NVLINKED-DAG: %[[OP:[0-9]+]] = getelementptr inbounds %struct.aos_direct_grid, ptr %aos_grid, i64 0, i32 3, i64 0
+; NVLINKED-DAG: %[[O32:[0-9]+]] = load i32, ptr %[[OP]]
+; NVLINKED-DAG: %[[O:[0-9]+]] = zext i32 %[[O32]] to i64
+; NVLINKED-DAG: %[[PG:[0-9]+]] = call i64 @_Z12get_group_idj(i32 noundef 0)
+; NVLINKED-DAG: %[[VG:[0-9]+]] = add i64 %[[PG]], %[[O]]
+; NVLINKED: %[[ITEMS:[0-9]+]] = mul i64 %[[VG]], %{{[0-9]+}}
+; NVLINKED: %[[ID:[0-9]+]] = add i64 %[[ITEMS]], %{{[0-9]+}}
+; NVLINKED-NEXT: %[[GID:[0-9]+]] = add i64 %[[ID]], %[[OFF]]
+; NVLINKED-NEXT: getelementptr inbounds i32, ptr addrspace(1) %1, i64 %[[GID]]
+; NVLINKED: ret void
 source_filename = "k.cl"
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
 target triple = "spir64"
