@@ -419,12 +419,19 @@ int main(int argc, char **argv)
 	char device[256] = "";
 	clGetDeviceInfo(env.device, CL_DEVICE_NAME, sizeof(device), device, NULL);
 
-	int cap = 256, n = 0;
+	int cap = 256, n = 0, unusable = 0;
 	struct row *rows = calloc((size_t)cap, sizeof(*rows));
 	for (int fi = first; fi < argc && rows; fi++) {
 		size_t len;
 		char *text = aos_read_text(argv[fi], &len);
 		const char *source = argv[fi]; /* a .spec names its source instead */
+		int launches = 0;
+		if (!text || !strstr(text, "// DIFF: ")) {
+			/* A mistyped path must not pass for a benchmark with nothing in it. */
+			fprintf(stderr, "accelos-jit-bench: %s: %s\n", argv[fi],
+				text ? "no \"// DIFF:\" launch line" : "cannot read the file");
+			unusable++;
+		}
 		for (char *save = NULL, *line = text ? strtok_r(text, "\n", &save) : NULL; line;
 		     line = strtok_r(NULL, "\n", &save)) {
 			if (strncmp(line, "source: ", 8) == 0)
@@ -438,6 +445,7 @@ int main(int argc, char **argv)
 			int nw = 2 + split_words(buf, words + 2, 126);
 			struct aos_launch_spec spec;
 			if (aos_launch_spec_parse(nw, words, &spec) == 0) {
+				launches++;
 				struct row *r = &rows[n++];
 				const char *base = strrchr(source, '/');
 				snprintf(r->name, sizeof(r->name), "%s:%s", base ? base + 1 : source,
@@ -448,6 +456,10 @@ int main(int argc, char **argv)
 					r->pspeed);
 			}
 			aos_launch_spec_free(&spec);
+		}
+		if (text && strstr(text, "// DIFF: ") && !launches) {
+			fprintf(stderr, "accelos-jit-bench: %s: no launch line could be parsed\n", argv[fi]);
+			unusable++;
 		}
 		free(text);
 	}
@@ -466,5 +478,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "could not remove %s\n", cache_dir);
 	aos_clenv_close(&env);
 	free(rows);
-	return 0;
+	return unusable ? 1 : 0;
 }
