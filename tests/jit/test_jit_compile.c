@@ -234,7 +234,9 @@ START_TEST(ptx_for_nvidia)
 	const char *ptx = (const char *)r->binary;
 	ck_assert_ptr_nonnull(strstr(ptx, ".entry k("));
 	ck_assert_ptr_nonnull(strstr(ptx, ".target sm_80"));
-	/* One fetch-add per dequeue: a CAS loop serialises hundreds of GPU masters. */
+	/* One fetch-add per dequeue, on the word of next and stop: a CAS loop serialises hundreds of
+	 * GPU masters. (The u32 add is the diff tester's `done`, under COUNT_DONE.) */
+	ck_assert_ptr_nonnull(strstr(ptx, "atom.global.add.u64"));
 	ck_assert_ptr_nonnull(strstr(ptx, "atom.global.add.u32"));
 	ck_assert_ptr_null(strstr(ptx, "atom.global.cas"));
 	ck_assert_ptr_nonnull(strstr(ptx, "bar.sync"));
