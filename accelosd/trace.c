@@ -78,6 +78,10 @@ void aos_trace_launch(const struct aos_trace_launch *t)
     if (!trace_file)
         return;
     pthread_mutex_lock(&trace_lock);
+    if (!trace_file) { /* a failed rotation or aos_trace_close came in between */
+        pthread_mutex_unlock(&trace_lock);
+        return;
+    }
     fprintf(trace_file, "{\"type\":\"trace\",\"config\":\"%s\",\"mix\":0,\"client\":%llu,\"pid\":%d,\"kernel\":\"",
             trace_config, (unsigned long long)t->client, (int)t->pid);
     put_name(trace_file, t->kernel ? t->kernel : "");
