@@ -929,7 +929,6 @@ struct wave_box {
     aos_u64 origin[3]; /* in groups: the direct kernel's grid argument says it */
 };
 
-
 /* A loop wave's chunks from virtual group `base` on (aos_vndrange_loop_chunk): on many physical
  * groups each group's first chunk is static and the chunk grows where the virtual groups far
  * outnumber them, since every dequeue is an atomic on one address. Sets the record's static_end

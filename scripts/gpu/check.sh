@@ -64,25 +64,23 @@ if ((${BENCH_REPS:-5} > 0)); then
 	# One run per chunk setting (spread: as the daemon; 0: the compiled chunk), reports appended to bench.md. NVIDIA's
 	# compute cache is off so its native builds compile as the JIT's do (the JIT cost column).
 	: >"$out/bench.md"
-	for chunk in $(for _ in $(seq "${BENCH_ROUNDS:-1}"); do echo "${BENCH_CHUNKS:-spread}"; done); do
-		start=$SECONDS
-		echo "=== --chunk $chunk" >>"$out/bench.log"
-		# shellcheck disable=SC2086 # BENCH_SPECS is a list of globs
+	# One benchmark run: OPTION VALUE (the label too), then the spec globs.
+	bench_run() {
+		local opt=$1 val=$2 start=$SECONDS
+		shift 2
+		echo "=== $opt $val" >>"$out/bench.log"
 		CUDA_CACHE_DISABLE=1 timeout "${BENCH_TIMEOUT:-240}" accelos-jit-bench --reps "${BENCH_REPS:-5}" \
-			--chunk "$chunk" --out "$B/bench.md" ${BENCH_SPECS:-bench/jit/specs/gpu/*.spec} \
-			>>"$out/bench.log" 2>&1
-		echo "bench --chunk $chunk: rc $? in $((SECONDS - start)) s" | tee -a "$summary"
-		{ echo "## --chunk $chunk"; cat "$B/bench.md"; echo; } >>"$out/bench.md"
+			"$opt" "$val" --out "$B/bench.md" "$@" >>"$out/bench.log" 2>&1
+		echo "bench $opt $val: rc $? in $((SECONDS - start)) s" | tee -a "$summary"
+		{ echo "## $opt $val"; cat "$B/bench.md"; echo; } >>"$out/bench.md"
+	}
+	for chunk in $(for _ in $(seq "${BENCH_ROUNDS:-1}"); do echo "${BENCH_CHUNKS:-spread}"; done); do
+		# shellcheck disable=SC2086 # BENCH_SPECS is a list of globs
+		bench_run --chunk "$chunk" ${BENCH_SPECS:-bench/jit/specs/gpu/*.spec}
 	done
 	for phys in ${BENCH_PHYS:-}; do
-		start=$SECONDS
-		echo "=== --phys $phys" >>"$out/bench.log"
 		# shellcheck disable=SC2086 # BENCH_PHYS_SPECS is a list of globs
-		CUDA_CACHE_DISABLE=1 timeout "${BENCH_TIMEOUT:-240}" accelos-jit-bench --reps "${BENCH_REPS:-5}" \
-			--phys "$phys" --out "$B/bench.md" ${BENCH_PHYS_SPECS:-${BENCH_SPECS:-bench/jit/specs/gpu/*.spec}} \
-			>>"$out/bench.log" 2>&1
-		echo "bench --phys $phys: rc $? in $((SECONDS - start)) s" | tee -a "$summary"
-		{ echo "## --phys $phys"; cat "$B/bench.md"; echo; } >>"$out/bench.md"
+		bench_run --phys "$phys" ${BENCH_PHYS_SPECS:-${BENCH_SPECS:-bench/jit/specs/gpu/*.spec}}
 	done
 fi
 # The compilers alone: native against the JIT's build without the rewrite, per spec.
