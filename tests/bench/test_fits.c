@@ -2,6 +2,7 @@
  * that names the sizes; datasets that fit are accepted. Every benchmark's footprint is checked. */
 #include "aos_bench.h"
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <string.h>
 
@@ -49,9 +50,5 @@ int main(void)
 	tcase_add_test(tc, test_medium_lbm_refused_on_a_tiny_device);
 	tcase_add_test(tc, test_largest_buffer_limit_alone_refuses);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

@@ -1,6 +1,7 @@
 /* Unit tests of the mix gate's loop-mode count: who is still counting. */
 #include "aos_barrier.h"
 #include <check.h>
+#include "check_run.h"
 #include <unistd.h>
 
 START_TEST(only_tenants_ready_at_the_opening_count)
@@ -37,9 +38,5 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, only_tenants_ready_at_the_opening_count);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

@@ -2,6 +2,7 @@
  * values the runs measured, each run's value counted once; failed and trace-only records keep
  * theirs. */
 #include <check.h>
+#include "check_run.h"
 #include <string.h>
 
 #include "aos_iso_pool.h"
@@ -52,9 +53,5 @@ int main(void)
 	tcase_add_test(tc, each_kernel_gets_the_median_of_its_runs);
 	tcase_add_test(tc, an_empty_set_pools_nothing);
 	suite_add_tcase(s, tc);
-	SRunner *r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	int failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

@@ -4,6 +4,7 @@
 #include "aos_mixstats.h"
 #include "aos_record.h"
 #include <check.h>
+#include "check_run.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,9 +183,5 @@ int main(void)
 	tcase_add_test(tc, mixstats_missing_tenant_fails_run);
 	tcase_add_test(tc, mixstats_loop_mode_counts_corun_work);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

@@ -2,6 +2,7 @@
 #include "aos_json.h"
 #include "aos_record.h"
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -159,9 +160,5 @@ int main(void)
 	tcase_add_test(tc, rejects_bad_fields);
 	tcase_add_test(tc, malformed_line_reports_line_number);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

@@ -3,6 +3,7 @@
 #include "aos_record.h"
 #include "aos_trace_mixes.h"
 #include <check.h>
+#include "check_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,9 +157,5 @@ int main(void)
 	tcase_add_test(tc, an_idle_gap_splits_a_client_into_two_requests);
 	tcase_add_test(tc, only_alone_periods_leave_no_mix);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

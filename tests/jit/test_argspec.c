@@ -2,6 +2,7 @@
 #include "argspec.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,9 +81,5 @@ int main(void)
 	tcase_add_test(tc, values);
 	tcase_add_test(tc, fill_is_seeded);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

@@ -2,6 +2,7 @@
 #include "jit_internal.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <stdlib.h>
 
@@ -54,9 +55,5 @@ int main(void)
 	tcase_add_test(tc, refuses_dangerous_options);
 	tcase_add_test(tc, empty_is_fine);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

@@ -2,6 +2,7 @@
 #include "jit_internal.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,9 +109,5 @@ int main(void)
 	tcase_add_test(tc, truncated_entry_is_a_miss);
 	tcase_add_test(tc, directory_from_environment);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

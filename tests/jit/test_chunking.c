@@ -2,6 +2,7 @@
 #include "chunking.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <stdlib.h>
 
 START_TEST(thresholds)
@@ -25,9 +26,5 @@ int main(void)
 	TCase *tc = tcase_create("table");
 	tcase_add_test(tc, thresholds);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

@@ -9,6 +9,7 @@
 #include "accelos/vndrange.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,9 +213,5 @@ int main(void)
 	tcase_add_test(tc, loop_launch_runs_the_physical_groups_asked_for);
 	tcase_add_test(tc, args_mem_refuses_what_is_not_a_memory_object);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

@@ -9,6 +9,7 @@
 #include "accelos/sched_query.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <string.h>
 
 static const char *source = "kernel void scale(global float *c) { c[get_global_id(0)] *= 2.0f; }\n"
@@ -91,9 +92,5 @@ int main(void)
 	tcase_add_test(tc, device_query_reads_what_the_device_reports);
 	tcase_add_test(tc, resident_groups_follow_the_resource_model);
 	suite_add_tcase(s, tc);
-	SRunner *r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	int failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

@@ -7,6 +7,7 @@
 #include <llvm-c/Core.h>
 
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -709,9 +710,5 @@ int main(void)
 	tcase_add_test(tc, deeply_nested_source);
 	tcase_add_test(tc, oversized_source);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

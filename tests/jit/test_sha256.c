@@ -2,6 +2,7 @@
 #include "sha256.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,9 +61,5 @@ int main(void)
 	tcase_add_test(tc, two_blocks);
 	tcase_add_test(tc, million_a_in_pieces);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

@@ -2,6 +2,7 @@
 #include "accelos/jit.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <stdlib.h>
 
 START_TEST(pocl_spir)
@@ -66,9 +67,5 @@ int main(void)
 	tcase_add_test(tc, direct_shape_on_every_target);
 	tcase_add_test(tc, names_round_trip);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

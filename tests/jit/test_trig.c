@@ -3,6 +3,7 @@
  * reduction's range, the integer reduction's range up to FLT_MAX, the floats nearest multiples of
  * pi/2 (where the reduction cancels), and the special values. */
 #include <check.h>
+#include "check_run.h"
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -127,9 +128,5 @@ int main(void)
 	tcase_add_test(tc, test_near_multiples_of_half_pi);
 	tcase_add_test(tc, test_special_values);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

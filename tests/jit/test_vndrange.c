@@ -3,6 +3,7 @@
 #include "accelos/vndrange.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,9 +272,5 @@ int main(void)
 	tcase_add_test(tc, box_walk_covers_the_range);
 	tcase_add_test(tc, direct_grid_from_record);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

@@ -2,6 +2,7 @@
 #include "worker.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,9 +88,5 @@ int main(void)
 	tcase_add_test(tc, cpu_limit_applies);
 	tcase_add_test(tc, missing_tool);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

@@ -5,6 +5,7 @@
 #include "accelos/sock.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -247,9 +248,5 @@ int main(void)
 	tcase_add_test(tc, diagnostics_through_the_zygote);
 	tcase_add_test(tc, zygote_refuses_bad_requests_and_serves_on);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

@@ -1,5 +1,6 @@
 /* Unit tests of the daemon's shared-buffer arena allocator (accelosd/arena.c) over a real memfd. */
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -132,9 +133,5 @@ int main(void)
     tcase_add_test(tc, test_extent_outlives_the_session_reference);
     tcase_add_test(tc, test_bad_geometry_refused);
     suite_add_tcase(s, tc);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return aos_check_run(s);
 }

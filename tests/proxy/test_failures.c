@@ -23,6 +23,7 @@
 #include "harness.h"
 
 #include <CL/cl_ext.h>
+#include "check_run.h"
 
 /* A busy loop far longer than any test: 2 work items, each about 100 * 2^31 iterations. */
 static const char *spin_src =
@@ -380,9 +381,5 @@ int main(void)
     tcase_add_test(dies, test_finish_fails_when_daemon_dies);
     tcase_add_test(dies, test_waits_fail_when_daemon_dies);
     suite_add_tcase(suite, dies);
-    SRunner *runner = srunner_create(suite);
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed ? 1 : 0;
+    return aos_check_run(suite);
 }

@@ -32,6 +32,7 @@
 #include "accelos/wire.h"
 #include "clients.h"
 #include "harness.h"
+#include "check_run.h"
 
 struct other_user {
     uid_t uid;
@@ -337,9 +338,5 @@ int main(void)
     tcase_add_test(tc, test_existing_directory_keeps_its_mode);
     tcase_add_test(tc, test_socket_path_naming_a_file_is_refused);
     suite_add_tcase(suite, tc);
-    SRunner *runner = srunner_create(suite);
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed ? 1 : 0;
+    return aos_check_run(suite);
 }

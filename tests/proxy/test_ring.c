@@ -1,5 +1,6 @@
 /* Unit tests of the shared-memory message ring and the region layout checks. */
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,9 +197,5 @@ int main(void)
     tcase_add_test(tc, test_region_span_bounds);
     tcase_add_test(tc, test_wait_returns_when_stopped_before_sleeping);
     suite_add_tcase(s, tc);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return aos_check_run(s);
 }

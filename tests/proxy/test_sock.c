@@ -1,5 +1,6 @@
 /* Unit tests of the socket path rules a client and the daemon share (common/sock.c). */
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,9 +112,5 @@ int main(void)
     tcase_add_test(tc, test_fallback_to_the_system_service);
     tcase_add_test(tc, test_connect_or_falls_back_only_when_nobody_listens);
     suite_add_tcase(s, tc);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return aos_check_run(s);
 }

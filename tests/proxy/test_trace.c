@@ -1,5 +1,6 @@
 /* Unit tests of the daemon's launch trace file (accelosd/trace.c): its size limit. */
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -125,9 +126,5 @@ int main(void)
 	tcase_add_test(tc, an_existing_trace_is_appended_to);
 	tcase_add_test(tc, a_trace_that_cannot_be_opened_is_an_error);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return aos_check_run(s);
 }

@@ -3,6 +3,7 @@
 #include "accelos/sched_config.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,9 +311,5 @@ int main(void)
 	tcase_add_test(tc, load_files);
 	tcase_add_test(tc, weight_lookup);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

@@ -6,6 +6,7 @@
 #include "accelos/sched.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <math.h>
 
@@ -169,9 +170,5 @@ int main(void)
 	tcase_add_test(tc, bad_arguments);
 	tcase_add_test(tc, weights_hold_under_time_slicing);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

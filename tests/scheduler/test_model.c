@@ -5,6 +5,7 @@
 
 #include <CL/cl.h>
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <string.h>
 
@@ -295,9 +296,5 @@ int main(void)
 	tcase_add_test(tc, device_check);
 	tcase_add_test(tc, arch_rows_by_name);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

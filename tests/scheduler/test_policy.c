@@ -3,6 +3,7 @@
 #include "accelos/sched.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <string.h>
 
@@ -151,9 +152,5 @@ int main(void)
 	tcase_add_test(tc, fifo_is_native_in_arrival_order);
 	tcase_add_test(tc, fair_time_slices_more_kernels_than_cores);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }

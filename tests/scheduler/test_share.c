@@ -12,6 +12,7 @@
 #include "accelos/sched.h"
 
 #include <check.h>
+#include "check_run.h"
 #include <errno.h>
 #include <stdlib.h>
 
@@ -445,9 +446,5 @@ int main(void)
 	tcase_add_test(tc, invalid_arguments);
 	tcase_add_test(tc, hostile_sizes_do_not_overflow);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return aos_check_run(s);
 }
