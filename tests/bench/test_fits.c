@@ -1,8 +1,8 @@
 /* A dataset too large for the device is refused before anything is generated, with a message
  * that names the sizes; datasets that fit are accepted. Every benchmark's footprint is checked. */
 #include "aos_bench.h"
-#include <check.h>
 #include "check_run.h"
+#include <check.h>
 #include <errno.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* Unit tests of the mix gate's loop-mode count: who is still counting. */
 #include "aos_barrier.h"
-#include <check.h>
 #include "check_run.h"
+#include <check.h>
 #include <unistd.h>
 
 START_TEST(only_tenants_ready_at_the_opening_count)

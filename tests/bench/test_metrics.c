@@ -3,8 +3,8 @@
 #include "aos_metrics.h"
 #include "aos_mixstats.h"
 #include "aos_record.h"
-#include <check.h>
 #include "check_run.h"
+#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 

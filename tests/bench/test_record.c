@@ -1,8 +1,8 @@
 /* Unit tests of the strict JSON-lines record reader. */
 #include "aos_json.h"
 #include "aos_record.h"
-#include <check.h>
 #include "check_run.h"
+#include <check.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -2,8 +2,8 @@
 #include "aos_mixstats.h"
 #include "aos_record.h"
 #include "aos_trace_mixes.h"
-#include <check.h>
 #include "check_run.h"
+#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* --arg SPEC parsing and seeded fills. */
 #include "argspec.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* clBuildProgram option splitting and the allow-list. */
 #include "jit_internal.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <stdlib.h>
 

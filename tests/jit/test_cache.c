@@ -1,8 +1,8 @@
 /* Persistent cache: key sensitivity, round trip, corrupt entries, dir choice. */
 #include "jit_internal.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Adaptive chunking thresholds of §6.4, at and around every boundary. */
 #include "chunking.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <stdlib.h>
 
 START_TEST(thresholds)

@@ -7,9 +7,9 @@
 
 #include "accelos/jit.h"
 #include "accelos/vndrange.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <stdlib.h>
 #include <string.h>
 

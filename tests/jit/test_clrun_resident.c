@@ -7,9 +7,9 @@
 
 #include "accelos/jit.h"
 #include "accelos/sched_query.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <string.h>
 
 static const char *source = "kernel void scale(global float *c) { c[get_global_id(0)] *= 2.0f; }\n"

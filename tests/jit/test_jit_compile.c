@@ -2,12 +2,12 @@
 #include "accelos/jit.h"
 #include "jit_internal.h"
 #include "accelos/vndrange.h"
+#include "check_run.h"
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
 
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* SHA-256 against FIPS 180-4 test vectors, including multi-block input. */
 #include "sha256.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <stdlib.h>
 #include <string.h>
 

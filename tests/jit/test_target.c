@@ -1,8 +1,8 @@
 /* Target table: what each kind of device report selects. */
 #include "accelos/jit.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <stdlib.h>
 
 START_TEST(pocl_spir)

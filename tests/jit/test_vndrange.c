@@ -1,9 +1,9 @@
 /* The virtual NDRange record: host layout, and the device's view of it
  * (rtlib compiled for spir64 must read the fields at the same offsets). */
 #include "accelos/vndrange.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Worker process: exit codes, output capture, wall timeout, limits, crashes. */
 #include "worker.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

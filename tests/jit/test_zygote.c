@@ -3,9 +3,9 @@
 #include "jit_internal.h"
 #include "zygote_protocol.h"
 #include "accelos/sock.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

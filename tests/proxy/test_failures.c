@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "check_run.h"
 
 #include <CL/cl_ext.h>
-#include "check_run.h"
 
 /* A busy loop far longer than any test: 2 work items, each about 100 * 2^31 iterations. */
 static const char *spin_src =

@@ -1,9 +1,9 @@
 /* Scheduler configuration parser: a good file, every error with its line
  * number and reason, error collection, file loading, weight lookup. */
 #include "accelos/sched_config.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  * slices with the real virtual-time picker.
  */
 #include "accelos/sched.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <math.h>
 

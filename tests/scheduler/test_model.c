@@ -2,10 +2,10 @@
  * solver's per-CU residency and device-wide totals. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include "accelos/sched.h"
+#include "check_run.h"
 
 #include <CL/cl.h>
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <string.h>
 

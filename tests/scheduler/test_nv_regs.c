@@ -2,9 +2,9 @@
  * saved from ptxas on the JIT's PTX (data/README.md), then hostile text. */
 #include "accelos/nv_regs.h"
 #include "accelos/sched.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

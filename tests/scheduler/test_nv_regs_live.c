@@ -4,9 +4,9 @@
  * wording has drifted from the saved logs test_nv_regs.c checks. */
 #include "accelos/jit.h"
 #include "accelos/nv_regs.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

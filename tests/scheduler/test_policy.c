@@ -1,9 +1,9 @@
 /* Policy table (lookup by name and id) and the two policies' plans, including
  * time-slicing through the fair policy with the virtual-time picker. */
 #include "accelos/sched.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <string.h>
 

@@ -10,9 +10,9 @@
  *   sm1   = sm_35 with a single SMX: T = 2048, L = 49152, R = 65536, G = 16.
  */
 #include "accelos/sched.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <stdlib.h>
 

@@ -1,9 +1,9 @@
 /* Virtual-time picker (fair queueing) and the slice budget helper. Times are
  * in ns; 1 ms = 1000000. */
 #include "accelos/sched.h"
+#include "check_run.h"
 
 #include <check.h>
-#include "check_run.h"
 #include <errno.h>
 #include <math.h>
 
