@@ -666,7 +666,12 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
      * Ending normally lets the marker retire through PoCL's ordinary path. */
     if (atomic_load(&l->s->dead))
         user_status = CL_COMPLETE;
-    NATIVE(l->user, clSetUserEventStatus)(l->user, user_status);
+    /* A failed gate on an in-order queue has already failed the application's event behind it,
+     * and PoCL 3.1 has freed that event while it still waits on the user event: any status set
+     * now reaches freed memory and aborts the daemon (test_fair_failed_gate, found by test_fuzz).
+     * The user event stays unset, parked. */
+    if (!(l->gate_failed && l->in_order))
+        NATIVE(l->user, clSetUserEventStatus)(l->user, user_status);
     aos_event_release_or_park(&d->parked, l->user);
     l->user = NULL;
     pthread_mutex_lock(&admit_lock);
@@ -712,6 +717,7 @@ static void on_gate(struct device_sched *d, struct aos_logical *l, cl_int status
     if (l->state == AOS_LOGICAL_ENDED)
         return;
     if (status < 0) {
+        l->gate_failed = true;
         launch_end(d, l, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         return;
     }

@@ -76,6 +76,8 @@ struct aos_logical {
     cl_event gate;                     /* marker on the application's queue: may start */
     cl_event user;                     /* completes the application's event */
     bool profiling;                    /* the application's queue has profiling */
+    bool in_order;                     /* ... and runs in order: its event follows the gate */
+    bool gate_failed;                  /* the gate's wait list failed (scheduler only) */
     cl_uint work_dim;
     size_t local[3];
     uint32_t wg_threads;

@@ -9,6 +9,7 @@
 
 #include "accelos/log.h"
 #include "accelos/wire_image.h"
+#include "mem_bounds.h"
 #include "ops.h"
 #include "ops_mem.h"
 
@@ -149,6 +150,50 @@ static int op_image_formats(struct aos_session *s, uint32_t slot, const void *pa
     return 0;
 }
 
+/* The image's size in the three coordinates of its commands (mem_bounds.h), or false when the
+ * object is no image. */
+static bool image_extent(cl_mem im, uint64_t extent[3])
+{
+    cl_mem_object_type type = 0;
+    size_t width = 0, height = 0, depth = 0, layers = 0;
+    if (NATIVE(im, clGetMemObjectInfo)(im, CL_MEM_TYPE, sizeof(type), &type, NULL) != CL_SUCCESS ||
+        NATIVE(im, clGetImageInfo)(im, CL_IMAGE_WIDTH, sizeof(width), &width, NULL) != CL_SUCCESS ||
+        NATIVE(im, clGetImageInfo)(im, CL_IMAGE_HEIGHT, sizeof(height), &height, NULL) != CL_SUCCESS ||
+        NATIVE(im, clGetImageInfo)(im, CL_IMAGE_DEPTH, sizeof(depth), &depth, NULL) != CL_SUCCESS ||
+        NATIVE(im, clGetImageInfo)(im, CL_IMAGE_ARRAY_SIZE, sizeof(layers), &layers, NULL) != CL_SUCCESS)
+        return false;
+    extent[0] = width;
+    extent[1] = extent[2] = 1;
+    switch (type) {
+    case CL_MEM_OBJECT_IMAGE1D:
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+        return true;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+        extent[1] = layers;
+        return true;
+    case CL_MEM_OBJECT_IMAGE2D:
+        extent[1] = height;
+        return true;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+        extent[1] = height;
+        extent[2] = layers;
+        return true;
+    case CL_MEM_OBJECT_IMAGE3D:
+        extent[1] = height;
+        extent[2] = depth;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether (origin, region) lies within image im. */
+static bool image_box_fits(cl_mem im, const uint64_t origin[3], const uint64_t region[3])
+{
+    uint64_t extent[3];
+    return image_extent(im, extent) && aos_bounds_image(origin, region, extent);
+}
+
 static int image_rw(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, bool write)
 {
     const struct aos_req_image_rw *r = payload;
@@ -179,6 +224,8 @@ static int image_rw(struct aos_session *s, uint32_t slot, const void *payload, u
             origin[i] = (size_t)r->origin[i], region[i] = (size_t)r->region[i];
         if (!im || !x->elem)
             err = CL_INVALID_MEM_OBJECT;
+        else if (!empty && !image_box_fits(im, r->origin, r->region))
+            err = CL_INVALID_VALUE;
         else if (empty)
             err = NATIVE(e.queue, clEnqueueMarkerWithWaitList)(e.queue, e.num_wait, e.wait, &ev);
         else if (write)
@@ -215,6 +262,8 @@ static cl_int copy_image(struct aos_session *s, const void *req, const struct ao
     cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
     if (!src || !dst)
         return CL_INVALID_MEM_OBJECT;
+    if (!image_box_fits(src, r->src_origin, r->region) || !image_box_fits(dst, r->dst_origin, r->region))
+        return CL_INVALID_VALUE;
     size_t so[3], d_o[3], reg[3];
     to_size(r->src_origin, so), to_size(r->dst_origin, d_o), to_size(r->region, reg);
     return NATIVE(e->queue, clEnqueueCopyImage)(e->queue, src, dst, so, d_o, reg, e->num_wait, e->wait, ev);
@@ -231,8 +280,14 @@ static cl_int copy_image_buffer(struct aos_session *s, const void *req, const st
     const struct aos_req_copy_image_buffer *r = req;
     cl_mem im = aos_handles_object(&s->handles, r->image, AOS_OBJ_MEM);
     cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
-    if (!im || !buf)
+    size_t buf_size = 0;
+    const struct aos_mem_extra *x = aos_mem_extra(s, r->image);
+    if (!im || !buf || !x || !x->elem ||
+        NATIVE(buf, clGetMemObjectInfo)(buf, CL_MEM_SIZE, sizeof(buf_size), &buf_size, NULL) != CL_SUCCESS)
         return CL_INVALID_MEM_OBJECT;
+    uint64_t bytes = aos_bounds_box_bytes(r->region, x->elem);
+    if (!image_box_fits(im, r->image_origin, r->region) || !bytes || !aos_bounds_range(r->offset, bytes, buf_size))
+        return CL_INVALID_VALUE;
     size_t o[3], reg[3];
     to_size(r->image_origin, o), to_size(r->region, reg);
     if (to_buffer)
@@ -270,6 +325,8 @@ static cl_int fill_image(struct aos_session *s, const void *req, const struct ao
     cl_mem im = aos_handles_object(&s->handles, r->image, AOS_OBJ_MEM);
     if (!im)
         return CL_INVALID_MEM_OBJECT;
+    if (!image_box_fits(im, r->origin, r->region))
+        return CL_INVALID_VALUE;
     size_t o[3], reg[3];
     to_size(r->origin, o), to_size(r->region, reg);
     return NATIVE(e->queue, clEnqueueFillImage)(e->queue, im, r->color, o, reg, e->num_wait, e->wait, ev);

@@ -25,6 +25,7 @@
 #include "accelos/wire_program.h"
 #include "elastic.h"
 #include "launch.h"
+#include "ndrange_shape.h"
 #include "ops.h"
 #include "trace_native.h"
 #include "vendor.h"
@@ -420,7 +421,9 @@ static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *
     cl_int err = aos_enqueue_parse(s, payload, &tail, slot, &e, &proto);
     if (proto)
         return -EPROTO;
-    if (r->work_dim < 1 || r->work_dim > 3) {
+    cl_int shape_err = aos_ndrange_shape_check(r->work_dim, r->has_offset ? r->offset : NULL, r->global,
+                                               r->has_local ? r->local : NULL);
+    if (shape_err == CL_INVALID_WORK_DIMENSION) {
         aos_enqueue_done(s, &e, CL_INVALID_WORK_DIMENSION, NULL);
         return 0;
     }
@@ -455,6 +458,8 @@ static int op_enqueue_ndrange(struct aos_session *s, uint32_t slot, const void *
     }
     if (err == CL_SUCCESS)
         err = args_revalidate(s, k, st);
+    if (err == CL_SUCCESS)
+        err = shape_err;
     cl_event ev = NULL;
     if (err == CL_SUCCESS) {
         size_t off[3], gws[3], lws[3];

@@ -17,6 +17,7 @@
 #include "accelos/log.h"
 #include "accelos/wire_mem.h"
 #include "arena.h"
+#include "mem_bounds.h"
 #include "ops.h"
 
 static void mem_dtor(struct aos_handle *h)
@@ -207,13 +208,30 @@ static int op_create_buffer(struct aos_session *s, uint32_t slot, const void *pa
     return mem_register(s, slot, r->id, mem, &place);
 }
 
+/* The client's memory object id, with its size for the bounds checks (mem_bounds.h); NULL when
+ * the id names none. */
+static cl_mem mem_sized(struct aos_session *s, uint64_t id, uint64_t *size)
+{
+    cl_mem m = aos_handles_object(&s->handles, id, AOS_OBJ_MEM);
+    size_t bytes = 0;
+    if (!m || NATIVE(m, clGetMemObjectInfo)(m, CL_MEM_SIZE, sizeof(bytes), &bytes, NULL) != CL_SUCCESS)
+        return NULL;
+    *size = bytes;
+    return m;
+}
+
 static int op_create_sub_buffer(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
 {
     (void)len;
     const struct aos_req_create_sub_buffer *r = payload;
-    cl_mem parent = aos_handles_object(&s->handles, r->parent, AOS_OBJ_MEM);
+    uint64_t parent_size = 0;
+    cl_mem parent = mem_sized(s, r->parent, &parent_size);
     if (!parent) {
         aos_reply_status(s, slot, CL_INVALID_MEM_OBJECT);
+        return 0;
+    }
+    if (!aos_bounds_range(r->origin, r->size, parent_size)) {
+        aos_reply_status(s, slot, CL_INVALID_VALUE);
         return 0;
     }
     cl_buffer_region region = {.origin = (size_t)r->origin, .size = (size_t)r->size};
@@ -255,9 +273,12 @@ static int buffer_rw(struct aos_session *s, uint32_t slot, const void *payload, 
     }
     cl_event ev = NULL;
     if (err == CL_SUCCESS) {
-        cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
+        uint64_t size = 0;
+        cl_mem buf = mem_sized(s, r->buffer, &size);
         if (!buf)
             err = CL_INVALID_MEM_OBJECT;
+        else if (!aos_bounds_range(r->offset, r->data.len, size))
+            err = CL_INVALID_VALUE;
         else if (!r->data.len)
             err = NATIVE(e.queue, clEnqueueMarkerWithWaitList)(e.queue, e.num_wait, e.wait, &ev);
         else if (write)
@@ -306,10 +327,13 @@ static int buffer_rect(struct aos_session *s, uint32_t slot, const void *payload
     }
     cl_event ev = NULL;
     if (err == CL_SUCCESS) {
-        cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
+        uint64_t size = 0;
+        cl_mem buf = mem_sized(s, r->buffer, &size);
         size_t hrow = region[0], hslice = region[0] * region[1];
         if (!buf)
             err = CL_INVALID_MEM_OBJECT;
+        else if (!aos_bounds_rect(r->origin, r->region, r->row_pitch, r->slice_pitch, size))
+            err = CL_INVALID_VALUE;
         else if (write)
             err = NATIVE(e.queue, clEnqueueWriteBufferRect)(e.queue, buf, CL_FALSE, origin, host_origin, region,
                                                              (size_t)r->row_pitch, (size_t)r->slice_pitch, hrow,
@@ -390,10 +414,13 @@ static int op_buffer_direct(struct aos_session *s, uint32_t slot, const void *pa
 static cl_int copy_buffer(struct aos_session *s, const void *req, const struct aos_enqueue *e, cl_event *ev)
 {
     const struct aos_req_copy_buffer *r = req;
-    cl_mem src = aos_handles_object(&s->handles, r->src, AOS_OBJ_MEM);
-    cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
+    uint64_t src_size = 0, dst_size = 0;
+    cl_mem src = mem_sized(s, r->src, &src_size);
+    cl_mem dst = mem_sized(s, r->dst, &dst_size);
     if (!src || !dst)
         return CL_INVALID_MEM_OBJECT;
+    if (!aos_bounds_range(r->src_offset, r->size, src_size) || !aos_bounds_range(r->dst_offset, r->size, dst_size))
+        return CL_INVALID_VALUE;
     return NATIVE(e->queue, clEnqueueCopyBuffer)(e->queue, src, dst, (size_t)r->src_offset, (size_t)r->dst_offset,
                                                  (size_t)r->size, e->num_wait, e->wait, ev);
 }
@@ -406,10 +433,14 @@ static int op_copy_buffer(struct aos_session *s, uint32_t slot, const void *payl
 static cl_int copy_buffer_rect(struct aos_session *s, const void *req, const struct aos_enqueue *e, cl_event *ev)
 {
     const struct aos_req_copy_buffer_rect *r = req;
-    cl_mem src = aos_handles_object(&s->handles, r->src, AOS_OBJ_MEM);
-    cl_mem dst = aos_handles_object(&s->handles, r->dst, AOS_OBJ_MEM);
+    uint64_t src_size = 0, dst_size = 0;
+    cl_mem src = mem_sized(s, r->src, &src_size);
+    cl_mem dst = mem_sized(s, r->dst, &dst_size);
     if (!src || !dst)
         return CL_INVALID_MEM_OBJECT;
+    if (!aos_bounds_rect(r->src_origin, r->region, r->src_row_pitch, r->src_slice_pitch, src_size) ||
+        !aos_bounds_rect(r->dst_origin, r->region, r->dst_row_pitch, r->dst_slice_pitch, dst_size))
+        return CL_INVALID_VALUE;
     size_t so[3], d_o[3], reg[3];
     for (int i = 0; i < 3; i++)
         so[i] = (size_t)r->src_origin[i], d_o[i] = (size_t)r->dst_origin[i], reg[i] = (size_t)r->region[i];
@@ -440,9 +471,12 @@ static int op_fill_buffer(struct aos_session *s, uint32_t slot, const void *payl
     }
     cl_event ev = NULL;
     if (err == CL_SUCCESS) {
-        cl_mem buf = aos_handles_object(&s->handles, r->buffer, AOS_OBJ_MEM);
+        uint64_t size = 0;
+        cl_mem buf = mem_sized(s, r->buffer, &size);
         if (!buf)
             err = CL_INVALID_MEM_OBJECT;
+        else if (!aos_bounds_range(r->offset, r->size, size))
+            err = CL_INVALID_VALUE;
         else
             err = NATIVE(e.queue, clEnqueueFillBuffer)(e.queue, buf, pattern, r->pattern_size, (size_t)r->offset,
                                                         (size_t)r->size, e.num_wait, e.wait, &ev);

@@ -6,6 +6,7 @@
 
 #include "daemon_status.h"
 #include "harness.h"
+#include "clients.h" /* after harness.h: it includes CL/cl.h with the deprecated APIs */
 
 static const char *src =
     "kernel void fill(global int *x, int v) { x[get_global_id(0)] = v + (int)get_global_id(0); }\n"
@@ -78,6 +79,66 @@ START_TEST(test_user_event_gates_elastic_launch)
     clReleaseEvent(ev);
     clReleaseEvent(marker);
     clReleaseEvent(gate);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
+/* A client that launches behind a user event it fails, with a marker behind the launch, and
+ * leaves at once: its session ends before the scheduler sees the failed gate. */
+static int failed_gate_client(int index, void *arg)
+{
+    (void)index, (void)arg;
+    cl_context ctx;
+    cl_command_queue q;
+    cl_kernel k = aos_test_client_kernel(src, "fill", &ctx, &q);
+    if (!k)
+        return 2;
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * sizeof(int), NULL, &err);
+    int v = 3;
+    size_t global = N, local = 64;
+    clSetKernelArg(k, 0, sizeof(m), &m);
+    clSetKernelArg(k, 1, sizeof(v), &v);
+    clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    clFinish(q); /* measured code: the next launch is a logical one */
+    cl_event bad = clCreateUserEvent(ctx, &err), ev, marker;
+    clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 1, &bad, &ev);
+    clEnqueueMarkerWithWaitList(q, 0, NULL, &marker);
+    clSetUserEventStatus(bad, -5);
+    return clWaitForEvents(1, &marker) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST ? 0 : 3;
+}
+
+START_TEST(test_failed_dependency_then_client_leaves)
+{
+    /* PoCL fails the application's event behind the failed gate. The session's teardown drops
+     * the daemon's last reference to it while it still waits on the launch's user event, and
+     * until session 36 the scheduler then set that user event and aborted the daemon (found by
+     * test_fuzz). */
+    for (int round = 0; round < 4; round++) {
+        ck_assert_int_eq(aos_test_reap(aos_test_fork_client(failed_gate_client, round, NULL)), 0);
+        sleep_ms(50); /* the watcher polls the gate every 5 ms */
+        ck_assert_msg(aos_test_daemon_alive(), "the daemon died in round %d", round);
+    }
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = aos_test_kernel(p, "fill");
+    cl_mem m = aos_test_buffer(ctx, N * sizeof(int), NULL);
+    int v = 7;
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(v), &v), CL_SUCCESS);
+    size_t global = N, local = 64;
+    ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    int *out = malloc(N * sizeof(int));
+    ck_assert_int_eq(clEnqueueReadBuffer(q, m, CL_TRUE, 0, N * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(out[i], 7 + i);
+    free(out);
     clReleaseMemObject(m);
     clReleaseKernel(k);
     clReleaseProgram(p);
@@ -221,6 +282,7 @@ int main(void)
     TCase *tc = tcase_create("fair_queue");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_user_event_gates_elastic_launch);
+    tcase_add_test(tc, test_failed_dependency_then_client_leaves);
     tcase_add_test(tc, test_out_of_order_queue_dependencies);
     tcase_add_test(tc, test_back_to_back_launches_and_task);
     tcase_add_test(tc, test_ended_launch_lets_go_of_its_buffers);

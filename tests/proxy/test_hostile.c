@@ -29,75 +29,15 @@
 #include "accelos/wire.h"
 #include "accelos/wire_core.h"
 #include "accelos/wire_event.h"
+#include "accelos/wire_image.h"
 #include "accelos/wire_mem.h"
+#include "accelos/wire_program.h"
 #include "daemon_status.h"
+#include "good_client.h"
 #include "harness.h"
+#include "raw_client.h"
 
 #define HANGUP_MS 3000
-
-/* ---- The well-behaved client (through the ICD loader) -------------------------------------- */
-
-static cl_context good_ctx;
-static cl_command_queue good_queue;
-static cl_mem good_buffer;
-static uint32_t good_data[1024];
-
-static void setup(void)
-{
-    aos_test_context(&good_ctx, &good_queue);
-    for (int i = 0; i < 1024; i++)
-        good_data[i] = (uint32_t)i * 7u + 3u;
-    cl_int err;
-    good_buffer = clCreateBuffer(good_ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(good_data), good_data,
-                                 &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-}
-
-static void teardown(void)
-{
-    clReleaseMemObject(good_buffer);
-    clReleaseCommandQueue(good_queue);
-    clReleaseContext(good_ctx);
-}
-
-/* The good client's buffer still holds its data, and a fresh round trip works. */
-static void good_client_works(void)
-{
-    uint32_t back[1024];
-    memset(back, 0, sizeof(back));
-    ck_assert_int_eq(clEnqueueReadBuffer(good_queue, good_buffer, CL_TRUE, 0, sizeof(back), back, 0, NULL, NULL),
-                     CL_SUCCESS);
-    ck_assert_int_eq(memcmp(back, good_data, sizeof(back)), 0);
-    cl_int err;
-    cl_mem m = clCreateBuffer(good_ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    uint32_t v = 0x5eed;
-    ck_assert_int_eq(clEnqueueFillBuffer(good_queue, m, &v, 4, 0, 4096, 0, NULL, NULL), CL_SUCCESS);
-    uint32_t got[1024];
-    ck_assert_int_eq(clEnqueueReadBuffer(good_queue, m, CL_TRUE, 0, 4096, got, 0, NULL, NULL), CL_SUCCESS);
-    ck_assert_uint_eq(got[0], 0x5eed);
-    ck_assert_uint_eq(got[1023], 0x5eed);
-    ck_assert_int_eq(clReleaseMemObject(m), CL_SUCCESS);
-}
-
-/* The daemon process is alive and answers a status request. */
-static void daemon_healthy(void)
-{
-    ck_assert_msg(aos_test_daemon_alive(), "the daemon died");
-    int sock = aos_sock_connect(aos_test_socket_path());
-    ck_assert_int_ge(sock, 0);
-    struct aos_hello hello = {.magic = AOS_WIRE_MAGIC, .version = AOS_WIRE_VERSION, .kind = AOS_HELLO_STATUS};
-    ck_assert_int_eq(aos_sock_send(sock, &hello, sizeof(hello), -1), 0);
-    struct aos_welcome welcome;
-    ck_assert_int_eq(aos_sock_recv(sock, &welcome, sizeof(welcome), NULL, 5000), 0);
-    ck_assert_int_eq(welcome.status, 0);
-    char text[256];
-    ssize_t n = read(sock, text, sizeof(text) - 1);
-    ck_assert_int_gt(n, 0);
-    text[n] = '\0';
-    ck_assert_ptr_nonnull(strstr(text, "accelosd "));
-    close(sock);
-}
 
 /* What the proxy calls an object's wire id. Test-only peek at ProxyCL's object header
  * (proxycl/object.h): dispatch pointer, magic, type, then the 64-bit id. */
@@ -109,122 +49,6 @@ static uint64_t wire_id(const void *handle)
         uint64_t id;
     } *header = handle;
     return header->id;
-}
-
-/* ---- The raw client ------------------------------------------------------------------------- */
-
-struct raw {
-    int sock;
-    int fd; /* the region's memfd, kept to try what a hostile client could do with it */
-    struct aos_region region;
-    struct aos_ring req, note;
-};
-
-static void raw_connect(struct raw *r)
-{
-    r->sock = aos_sock_connect(aos_test_socket_path());
-    ck_assert_int_ge(r->sock, 0);
-    struct aos_hello hello = {.magic = AOS_WIRE_MAGIC, .version = AOS_WIRE_VERSION, .kind = AOS_HELLO_CLIENT};
-    ck_assert_int_eq(aos_sock_send(r->sock, &hello, sizeof(hello), -1), 0);
-    struct aos_welcome welcome;
-    int fd = -1;
-    ck_assert_int_eq(aos_sock_recv(r->sock, &welcome, sizeof(welcome), &fd, 5000), 0);
-    ck_assert_int_eq(welcome.status, 0);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(aos_region_attach(&r->region, fd, welcome.region_size), 0);
-    r->fd = fd;
-    aos_region_ring(&r->region, &r->req, &r->note, 0);
-}
-
-static void raw_close(struct raw *r)
-{
-    aos_region_unmap(&r->region);
-    close(r->fd);
-    close(r->sock);
-}
-
-/* True once the daemon has closed the raw client's socket (within timeout_ms). */
-static bool raw_hung_up(struct raw *r, int timeout_ms)
-{
-    uint64_t deadline = aos_now_ns() + (uint64_t)timeout_ms * 1000000u;
-    for (;;) {
-        struct pollfd p = {.fd = r->sock, .events = POLLIN | POLLRDHUP};
-        uint64_t now = aos_now_ns();
-        int left = now >= deadline ? 0 : (int)((deadline - now) / 1000000u);
-        int n = poll(&p, 1, left);
-        if (n > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR)))
-            return true;
-        if (n > 0 && (p.revents & POLLIN)) {
-            char c;
-            if (recv(r->sock, &c, 1, MSG_DONTWAIT) == 0)
-                return true;
-        }
-        if (n == 0 || now >= deadline)
-            return false;
-    }
-}
-
-static void raw_send(struct raw *r, uint32_t opcode, uint32_t slot, const void *payload, uint32_t len)
-{
-    int err = 0;
-    void *p = aos_ring_reserve(&r->req, len, &err);
-    ck_assert_msg(p != NULL, "ring reserve: %d", err);
-    if (len)
-        memcpy(p, payload, len);
-    aos_ring_commit(&r->req, opcode, slot, 0);
-}
-
-/* A synchronous call on reply slot 0. Returns false when the daemon hung up instead of answering;
- * else the slot's status and value. */
-static bool raw_call(struct raw *r, uint32_t opcode, const void *payload, uint32_t len, cl_int *status,
-                     uint64_t *value)
-{
-    struct aos_slot *slot = aos_region_slot(&r->region, 0);
-    atomic_store(&slot->state, AOS_SLOT_PENDING);
-    raw_send(r, opcode, 0, payload, len);
-    uint64_t deadline = aos_now_ns() + 5000000000ull;
-    while (atomic_load(&slot->state) != AOS_SLOT_DONE) {
-        if (raw_hung_up(r, 1))
-            return false;
-        ck_assert_msg(aos_now_ns() < deadline, "no answer to opcode 0x%x", opcode);
-    }
-    *status = slot->status;
-    if (value)
-        *value = slot->value;
-    atomic_store(&slot->state, AOS_SLOT_FREE);
-    return true;
-}
-
-/* The raw client is still served: a NOP round trip answers. */
-static void raw_still_served(struct raw *r)
-{
-    cl_int status = 1;
-    ck_assert_msg(raw_call(r, AOS_OP_NOP, NULL, 0, &status, NULL), "the daemon dropped a client that did nothing wrong");
-    ck_assert_int_eq(status, CL_SUCCESS);
-}
-
-static uint64_t raw_next_id = AOS_FIRST_CLIENT_ID + 0x1000000;
-
-/* Creates a context on device 0 in the raw client's session; returns its id. */
-static uint64_t raw_context(struct raw *r, uint64_t id)
-{
-    struct {
-        struct aos_req_create_context c;
-        uint64_t device;
-    } q = {.c = {.id = id, .num_devices = 1}, .device = AOS_DEVICE_ID_BASE};
-    cl_int status;
-    ck_assert(raw_call(r, AOS_OP_CREATE_CONTEXT, &q, sizeof(q), &status, NULL));
-    ck_assert_int_eq(status, CL_SUCCESS);
-    return id;
-}
-
-static uint64_t raw_queue(struct raw *r, uint64_t context)
-{
-    struct aos_req_create_queue q = {.id = raw_next_id++, .context = context, .device = AOS_DEVICE_ID_BASE};
-    cl_int status;
-    ck_assert(raw_call(r, AOS_OP_CREATE_QUEUE, &q, sizeof(q), &status, NULL));
-    ck_assert_int_eq(status, CL_SUCCESS);
-    return q.id;
 }
 
 /* Sends one malformed message (built by the caller into the ring) and expects only this client
@@ -273,7 +97,7 @@ START_TEST(test_bad_lengths_and_slots)
     /* Lengths inside the payload that run past its end. */
     info.in_size = 0xffffffffu;
     send_malformed("an input length past the message", AOS_OP_GET_INFO, 0, &info, sizeof(info));
-    struct aos_req_create_context ctx = {.id = raw_next_id++, .num_devices = 1000};
+    struct aos_req_create_context ctx = {.id = raw_fresh_id(), .num_devices = 1000};
     send_malformed("too many devices", AOS_OP_CREATE_CONTEXT, 0, &ctx, sizeof(ctx));
     ctx.num_devices = 4; /* but no ids follow */
     send_malformed("a device list past the message", AOS_OP_CREATE_CONTEXT, 0, &ctx, sizeof(ctx));
@@ -305,7 +129,7 @@ START_TEST(test_spans_out_of_range)
     info.out = (struct aos_span){.off = 0, .len = 16};
     send_malformed("a value larger than its span", AOS_OP_GET_INFO, 0, &info, sizeof(info));
 
-    struct aos_req_create_buffer buf = {.id = raw_next_id++, .context = AOS_FIRST_CLIENT_ID, .flags = CL_MEM_COPY_HOST_PTR,
+    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = AOS_FIRST_CLIENT_ID, .flags = CL_MEM_COPY_HOST_PTR,
                                         .size = 4096, .init = {.off = data_size - 100, .len = 4096}};
     send_malformed("initial contents past the data area", AOS_OP_CREATE_BUFFER, 0, &buf, sizeof(buf));
     buf.flags = CL_MEM_USE_HOST_PTR;
@@ -329,9 +153,9 @@ START_TEST(test_out_of_range_offsets_are_cl_errors)
      * and the bytes around the buffer are untouched. */
     struct raw r;
     raw_connect(&r);
-    uint64_t ctx = raw_context(&r, raw_next_id++);
+    uint64_t ctx = raw_context(&r, raw_fresh_id());
     uint64_t q = raw_queue(&r, ctx);
-    struct aos_req_create_buffer buf = {.id = raw_next_id++, .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 4096};
+    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 4096};
     cl_int status;
     ck_assert(raw_call(&r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
     ck_assert_int_eq(status, CL_SUCCESS);
@@ -342,6 +166,150 @@ START_TEST(test_out_of_range_offsets_are_cl_errors)
     rw.offset = UINT64_MAX - 10;
     ck_assert(raw_call(&r, AOS_OP_READ_BUFFER_BLOCKING, &rw, sizeof(rw), &status, NULL));
     ck_assert_int_eq(status, CL_INVALID_VALUE);
+    raw_still_served(&r);
+    raw_close(&r);
+    daemon_healthy();
+    good_client_works();
+}
+END_TEST
+
+/* The status a wait on one event answers. */
+static cl_int raw_wait_status(struct raw *r, uint64_t event)
+{
+    struct {
+        struct aos_req_wait_events w;
+        uint64_t id;
+    } q = {.w = {.num = 1}, .id = event};
+    cl_int status = 1;
+    ck_assert(raw_call(r, AOS_OP_WAIT_EVENTS, &q, sizeof(q), &status, NULL));
+    return status;
+}
+
+START_TEST(test_wrapping_offsets_and_pitches_are_cl_errors)
+{
+    /* Offsets and pitches whose sums or products wrap in size_t: PoCL's own checks let a row pitch
+     * of 2^64-1 through and read outside the buffer, in the daemon's process. */
+    struct raw r;
+    raw_connect(&r);
+    uint64_t ctx = raw_context(&r, raw_fresh_id());
+    uint64_t q = raw_queue(&r, ctx);
+    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 65536};
+    cl_int status;
+    ck_assert(raw_call(&r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
+    ck_assert_int_eq(status, CL_SUCCESS);
+
+    struct aos_req_buffer_rect rect = {.enq = {.queue = q, .blocking = 1}, .buffer = buf.id, .origin = {13, 4, 0},
+                                       .region = {64, 16, 1}, .row_pitch = UINT64_MAX, .data = {.off = 0, .len = 1024}};
+    ck_assert(raw_call(&r, AOS_OP_READ_BUFFER_RECT_BLOCKING, &rect, sizeof(rect), &status, NULL));
+    ck_assert_int_eq(status, CL_INVALID_VALUE);
+    rect.row_pitch = 1ull << 62; /* the slice pitch's product wraps */
+    rect.origin[2] = 4;
+    ck_assert(raw_call(&r, AOS_OP_WRITE_BUFFER_RECT_BLOCKING, &rect, sizeof(rect), &status, NULL));
+    ck_assert_int_eq(status, CL_INVALID_VALUE);
+    rect.row_pitch = 256; /* in bounds: served */
+    rect.origin[2] = 0;
+    ck_assert(raw_call(&r, AOS_OP_READ_BUFFER_RECT_BLOCKING, &rect, sizeof(rect), &status, NULL));
+    ck_assert_int_eq(status, CL_SUCCESS);
+
+    struct aos_req_create_sub_buffer sub = {.id = raw_fresh_id(), .parent = buf.id, .flags = CL_MEM_READ_WRITE,
+                                            .origin = UINT64_MAX - 15, .size = 32};
+    ck_assert(raw_call(&r, AOS_OP_CREATE_SUB_BUFFER, &sub, sizeof(sub), &status, NULL));
+    ck_assert_int_eq(status, CL_INVALID_VALUE);
+
+    /* Asynchronous commands: their events fail instead. */
+    struct aos_req_copy_buffer copy = {.enq = {.queue = q, .event = raw_fresh_id()}, .src = buf.id, .dst = buf.id,
+                                       .src_offset = UINT64_MAX - 1, .dst_offset = 0, .size = 4096};
+    raw_send(&r, AOS_OP_COPY_BUFFER, AOS_NO_SLOT, &copy, sizeof(copy));
+    ck_assert_int_eq(raw_wait_status(&r, copy.enq.event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    struct aos_req_copy_buffer_rect crect = {.enq = {.queue = q, .event = raw_fresh_id()}, .src = buf.id, .dst = buf.id,
+                                             .src_origin = {0, 2, 0}, .dst_origin = {0, 0, 0}, .region = {64, 16, 1},
+                                             .src_row_pitch = UINT64_MAX, .dst_row_pitch = 256};
+    raw_send(&r, AOS_OP_COPY_BUFFER_RECT, AOS_NO_SLOT, &crect, sizeof(crect));
+    ck_assert_int_eq(raw_wait_status(&r, crect.enq.event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    struct {
+        struct aos_req_fill_buffer f;
+        uint32_t pattern;
+    } fill = {.f = {.enq = {.queue = q, .event = raw_fresh_id()}, .buffer = buf.id, .offset = UINT64_MAX - 3,
+                    .size = 8, .pattern_size = 4},
+              .pattern = 7};
+    raw_send(&r, AOS_OP_FILL_BUFFER, AOS_NO_SLOT, &fill, sizeof(fill));
+    ck_assert_int_eq(raw_wait_status(&r, fill.f.enq.event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+
+    raw_still_served(&r);
+    raw_close(&r);
+    daemon_healthy();
+    good_client_works();
+}
+END_TEST
+
+START_TEST(test_image_boxes_past_the_image_are_cl_errors)
+{
+    /* PoCL 3.1 does not check a 1D image array's layers: a fill of 16 rows into one layer wrote
+     * past the image and corrupted the daemon's heap (found by test_fuzz). */
+    struct raw r;
+    raw_connect(&r);
+    uint64_t ctx = raw_context(&r, raw_fresh_id());
+    uint64_t q = raw_queue(&r, ctx);
+    struct aos_req_create_image im = {.id = raw_fresh_id(), .context = ctx, .flags = CL_MEM_READ_WRITE,
+                                      .channel_order = CL_RGBA, .channel_data_type = CL_UNORM_INT8,
+                                      .image_type = CL_MEM_OBJECT_IMAGE1D_ARRAY, .width = 32, .array_size = 1};
+    cl_int status;
+    ck_assert(raw_call(&r, AOS_OP_CREATE_IMAGE, &im, sizeof(im), &status, NULL));
+    ck_assert_int_eq(status, CL_SUCCESS);
+    struct aos_req_fill_image fill = {.enq = {.queue = q, .event = raw_fresh_id()}, .image = im.id,
+                                      .region = {32, 16, 1}};
+    const float green[4] = {0.0f, 1.0f, 0.0f, 1.0f}; /* UNORM_INT8 images fill from floats */
+    memcpy(fill.color, green, sizeof(green));
+    raw_send(&r, AOS_OP_FILL_IMAGE, AOS_NO_SLOT, &fill, sizeof(fill));
+    ck_assert_int_eq(raw_wait_status(&r, fill.enq.event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    fill.region[1] = 1; /* the one layer: served */
+    fill.enq.event = raw_fresh_id();
+    raw_send(&r, AOS_OP_FILL_IMAGE, AOS_NO_SLOT, &fill, sizeof(fill));
+    ck_assert_int_eq(raw_wait_status(&r, fill.enq.event), CL_SUCCESS);
+    struct aos_req_image_rw rw = {.enq = {.queue = q, .blocking = 1}, .image = im.id, .origin = {16, 0, 0},
+                                  .region = {32, 1, 1}, .data = {.off = 0, .len = 32 * 4}};
+    ck_assert(raw_call(&r, AOS_OP_READ_IMAGE_BLOCKING, &rw, sizeof(rw), &status, NULL));
+    ck_assert_int_eq(status, CL_INVALID_VALUE); /* 16 + 32 pixels past a row of 32 */
+    rw.origin[0] = 0;
+    ck_assert(raw_call(&r, AOS_OP_READ_IMAGE_BLOCKING, &rw, sizeof(rw), &status, NULL));
+    ck_assert_int_eq(status, CL_SUCCESS);
+    ck_assert_uint_eq(aos_region_data(&r.region)[1], 255); /* pixel 0's green, as filled */
+    ck_assert_uint_eq(aos_region_data(&r.region)[31 * 4 + 1], 255);
+    raw_still_served(&r);
+    raw_close(&r);
+    daemon_healthy();
+    good_client_works();
+}
+END_TEST
+
+START_TEST(test_zero_local_size_is_a_cl_error)
+{
+    /* PoCL 3.1 crashes on a local size of 0 in a used dimension (found by test_fuzz); ProxyCL
+     * checks it on the client's side, a raw client does not. */
+    struct raw r;
+    raw_connect(&r);
+    uint64_t ctx = raw_context(&r, raw_fresh_id());
+    uint64_t q = raw_queue(&r, ctx);
+    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 65536};
+    cl_int status;
+    ck_assert(raw_call(&r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
+    ck_assert_int_eq(status, CL_SUCCESS);
+    uint64_t program = 0;
+    uint64_t kernel = raw_kernel(&r, ctx, "kernel void k(global int *a) { a[get_global_id(0)] = 1; }", "k", &program);
+    ck_assert_uint_ne(kernel, 0);
+    struct {
+        struct aos_req_ndrange n;
+        struct aos_wire_arg arg;
+    } launch = {.n = {.hdr = {.queue = q, .event = raw_fresh_id()}, .kernel = kernel, .work_dim = 3, .num_args = 1,
+                      .has_local = 1, .global = {64, 4, 2}, .local = {16, 2, 0}},
+                .arg = {.index = 0, .kind = AOS_ARG_MEM, .id = buf.id}};
+    raw_send(&r, AOS_OP_ENQUEUE_NDRANGE, AOS_NO_SLOT, &launch, sizeof(launch));
+    ck_assert_int_eq(raw_wait_status(&r, launch.n.hdr.event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    launch.n.local[2] = 1;
+    launch.n.hdr.event = raw_fresh_id();
+    launch.n.num_args = 0; /* set already */
+    raw_send(&r, AOS_OP_ENQUEUE_NDRANGE, AOS_NO_SLOT, &launch.n, sizeof(launch.n));
+    ck_assert_int_eq(raw_wait_status(&r, launch.n.hdr.event), CL_SUCCESS);
     raw_still_served(&r);
     raw_close(&r);
     daemon_healthy();
@@ -414,8 +382,8 @@ START_TEST(test_tampered_notification_ring)
      * produced is caught when the daemon next writes a notification. */
     struct raw r;
     raw_connect(&r);
-    uint64_t ctx = raw_context(&r, raw_next_id++);
-    struct aos_req_create_user_event ue = {.id = raw_next_id++, .context = ctx};
+    uint64_t ctx = raw_context(&r, raw_fresh_id());
+    struct aos_req_create_user_event ue = {.id = raw_fresh_id(), .context = ctx};
     raw_send(&r, AOS_OP_CREATE_USER_EVENT, AOS_NO_SLOT, &ue, sizeof(ue));
     struct aos_req_event_callback cb = {.event = ue.id, .token = 1, .callback_type = CL_COMPLETE};
     raw_send(&r, AOS_OP_SET_EVENT_CALLBACK, AOS_NO_SLOT, &cb, sizeof(cb));
@@ -518,7 +486,7 @@ START_TEST(test_bogus_ids)
         ck_assert_int_eq(status, kinds[i].expect);
     }
     /* A real handle of the daemon's is never handed out, even where a value is a handle. */
-    uint64_t ctx = raw_context(&r, raw_next_id++);
+    uint64_t ctx = raw_context(&r, raw_fresh_id());
     struct aos_req_get_info info = {.kind = AOS_INFO_CONTEXT, .id = ctx, .param = CL_CONTEXT_DEVICES, .value_size = 8};
     cl_int status;
     ck_assert(raw_call(&r, AOS_OP_GET_INFO, &info, sizeof(info), &status, NULL));
@@ -528,7 +496,7 @@ START_TEST(test_bogus_ids)
     struct {
         struct aos_req_enqueue_sync m;
         uint64_t wait_for;
-    } marker = {.m = {.enq = {.queue = q, .event = raw_next_id++, .num_wait = 1}}, .wait_for = 0xdeadbeefull};
+    } marker = {.m = {.enq = {.queue = q, .event = raw_fresh_id(), .num_wait = 1}}, .wait_for = 0xdeadbeefull};
     raw_send(&r, AOS_OP_ENQUEUE_MARKER, AOS_NO_SLOT, &marker, sizeof(marker));
     struct {
         struct aos_req_wait_events w;
@@ -539,7 +507,7 @@ START_TEST(test_bogus_ids)
     raw_still_served(&r);
     /* On an unknown queue there is no context to record a failed event in: dropped. */
     marker.m.enq.queue = 0xdeadbeefull;
-    marker.m.enq.event = raw_next_id++;
+    marker.m.enq.event = raw_fresh_id();
     raw_send(&r, AOS_OP_ENQUEUE_MARKER, AOS_NO_SLOT, &marker, sizeof(marker));
     expect_only_this_client_dropped(&r, "a command with its own event on an unknown queue");
 
@@ -550,7 +518,7 @@ START_TEST(test_bogus_ids)
     send_malformed("a retain of an unknown type", AOS_OP_RETAIN, AOS_NO_SLOT, &obj, sizeof(obj));
     /* Ids must be fresh and in the client's range. */
     raw_connect(&r);
-    ctx = raw_context(&r, raw_next_id++);
+    ctx = raw_context(&r, raw_fresh_id());
     struct aos_req_create_context again = {.id = ctx, .num_devices = 1};
     struct {
         struct aos_req_create_context c;
@@ -587,7 +555,7 @@ START_TEST(test_other_clients_ids)
                                      .value_size = 8};
     ck_assert(raw_call(&r, AOS_OP_GET_INFO, &info, sizeof(info), &status, NULL));
     ck_assert_int_eq(status, CL_INVALID_COMMAND_QUEUE);
-    struct aos_req_create_queue cq = {.id = raw_next_id++, .context = their_ctx, .device = AOS_DEVICE_ID_BASE};
+    struct aos_req_create_queue cq = {.id = raw_fresh_id(), .context = their_ctx, .device = AOS_DEVICE_ID_BASE};
     ck_assert(raw_call(&r, AOS_OP_CREATE_QUEUE, &cq, sizeof(cq), &status, NULL));
     ck_assert_int_eq(status, CL_INVALID_CONTEXT);
     struct {
@@ -641,20 +609,20 @@ START_TEST(test_disconnect_with_pending_work)
     for (int round = 0; round < 3; round++) {
         struct raw r;
         raw_connect(&r);
-        uint64_t ctx = raw_context(&r, raw_next_id++);
+        uint64_t ctx = raw_context(&r, raw_fresh_id());
         uint64_t q = raw_queue(&r, ctx);
-        struct aos_req_create_buffer buf = {.id = raw_next_id++, .context = ctx, .size = 1u << 20};
+        struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .size = 1u << 20};
         cl_int status;
         ck_assert(raw_call(&r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
         ck_assert_int_eq(status, CL_SUCCESS);
-        struct aos_req_create_user_event ue = {.id = raw_next_id++, .context = ctx};
+        struct aos_req_create_user_event ue = {.id = raw_fresh_id(), .context = ctx};
         raw_send(&r, AOS_OP_CREATE_USER_EVENT, AOS_NO_SLOT, &ue, sizeof(ue));
         struct {
             struct aos_req_buffer_rw rw;
             uint64_t wait;
         } w = {.rw = {.enq = {.queue = q, .num_wait = 1}, .buffer = buf.id, .data = {0, 1u << 20}}, .wait = ue.id};
         raw_send(&r, AOS_OP_WRITE_BUFFER, AOS_NO_SLOT, &w, sizeof(w));
-        struct aos_req_enqueue_sync m = {.enq = {.queue = q, .event = raw_next_id++}};
+        struct aos_req_enqueue_sync m = {.enq = {.queue = q, .event = raw_fresh_id()}};
         raw_send(&r, AOS_OP_ENQUEUE_MARKER, AOS_NO_SLOT, &m, sizeof(m));
         struct aos_req_object rel = {.type = AOS_OBJ_EVENT, .id = m.enq.event};
         raw_send(&r, AOS_OP_RELEASE, AOS_NO_SLOT, &rel, sizeof(rel));
@@ -703,10 +671,55 @@ START_TEST(test_disconnect_with_pending_work)
 }
 END_TEST
 
+START_TEST(test_released_queue_with_failed_work)
+{
+    /* A long fill runs; a fill behind it on the same in-order queue also waits on a user event
+     * that the client fails, so it fails while the long one still runs. The client then releases
+     * the queue and hangs up while the long fill is still running. PoCL 3.1 mishandles failed
+     * events linked from pending ones (ops_event.c); the daemon must outlive that. */
+    for (int round = 0; round < 8; round++) {
+        struct raw r;
+        raw_connect(&r);
+        uint64_t ctx = raw_context(&r, raw_fresh_id());
+        uint64_t q = raw_queue(&r, ctx);
+        struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .size = 64u << 20};
+        cl_int status;
+        ck_assert(raw_call(&r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
+        ck_assert_int_eq(status, CL_SUCCESS);
+        struct aos_req_create_user_event ue = {.id = raw_fresh_id(), .context = ctx};
+        raw_send(&r, AOS_OP_CREATE_USER_EVENT, AOS_NO_SLOT, &ue, sizeof(ue));
+        struct {
+            struct aos_req_fill_buffer f;
+            uint64_t wait;
+            uint32_t pattern[4];
+        } fill = {.f = {.enq = {.queue = q, .event = raw_fresh_id()}, .buffer = buf.id, .size = 64u << 20,
+                        .pattern_size = 16}};
+        raw_send(&r, AOS_OP_FILL_BUFFER, AOS_NO_SLOT, &fill, sizeof(fill.f) + sizeof(fill.pattern));
+        struct aos_req_object rel = {.type = AOS_OBJ_EVENT, .id = fill.f.enq.event};
+        raw_send(&r, AOS_OP_RELEASE, AOS_NO_SLOT, &rel, sizeof(rel));
+        fill.f.enq = (struct aos_enqueue_hdr){.queue = q, .event = raw_fresh_id(), .num_wait = 1};
+        fill.wait = ue.id;
+        fill.f.size = 4096;
+        raw_send(&r, AOS_OP_FILL_BUFFER, AOS_NO_SLOT, &fill, sizeof(fill));
+        struct aos_req_event_status st = {.event = ue.id, .status = -42};
+        raw_send(&r, AOS_OP_SET_USER_EVENT_STATUS, AOS_NO_SLOT, &st, sizeof(st));
+        rel.id = fill.f.enq.event;
+        raw_send(&r, AOS_OP_RELEASE, AOS_NO_SLOT, &rel, sizeof(rel));
+        rel = (struct aos_req_object){.type = AOS_OBJ_QUEUE, .id = q};
+        raw_send(&r, AOS_OP_RELEASE, AOS_NO_SLOT, &rel, sizeof(rel));
+        raw_still_served(&r);
+        raw_close(&r);
+        usleep(50000); /* the long fill ends after the session is gone */
+        daemon_healthy();
+    }
+    good_client_works();
+}
+END_TEST
+
 /* A 1 MiB buffer in the raw client's session; the daemon must have put it in the shared arena. */
 static uint64_t raw_shared_buffer(struct raw *r, uint64_t ctx)
 {
-    struct aos_req_create_buffer buf = {.id = raw_next_id++, .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 1u << 20};
+    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 1u << 20};
     cl_int status;
     uint64_t shared = 0;
     ck_assert(raw_call(r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, &shared));
@@ -724,11 +737,11 @@ START_TEST(test_direct_transfer_misuse)
     for (int kind = 0; kind < 5; kind++) {
         struct raw r;
         raw_connect(&r);
-        uint64_t ctx = raw_context(&r, raw_next_id++);
+        uint64_t ctx = raw_context(&r, raw_fresh_id());
         uint64_t q = raw_queue(&r, ctx);
         uint64_t buffer = raw_shared_buffer(&r, ctx);
         struct aos_req_buffer_direct d = {
-            .enq = {.queue = q, .event = raw_next_id++}, .buffer = buffer, .size = 1u << 20, .token = 7};
+            .enq = {.queue = q, .event = raw_fresh_id()}, .buffer = buffer, .size = 1u << 20, .token = 7};
         uint32_t opcode = AOS_OP_BUFFER_DIRECT, slot = AOS_NO_SLOT;
         switch (kind) {
         case 0: d.token = 0; break;
@@ -754,18 +767,18 @@ START_TEST(test_direct_transfer_abandoned)
     long long before = aos_test_status_shared_in_use();
     struct raw r;
     raw_connect(&r);
-    uint64_t ctx = raw_context(&r, raw_next_id++);
+    uint64_t ctx = raw_context(&r, raw_fresh_id());
     uint64_t q = raw_queue(&r, ctx);
     uint64_t buffer = raw_shared_buffer(&r, ctx);
     ck_assert_int_eq(aos_test_status_shared_in_use() - before, 1u << 20);
     struct aos_req_buffer_direct d = {
-        .enq = {.queue = q, .event = raw_next_id++, .blocking = 1}, .buffer = buffer, .size = 1u << 20};
+        .enq = {.queue = q, .event = raw_fresh_id(), .blocking = 1}, .buffer = buffer, .size = 1u << 20};
     cl_int status = 1;
     uint64_t armed = 0;
     ck_assert(raw_call(&r, AOS_OP_BUFFER_DIRECT_BLOCKING, &d, sizeof(d), &status, &armed));
     ck_assert_int_eq(status, CL_SUCCESS);
     ck_assert_uint_eq(armed, 1);
-    struct aos_req_enqueue_sync m = {.enq = {.queue = q, .event = raw_next_id++}};
+    struct aos_req_enqueue_sync m = {.enq = {.queue = q, .event = raw_fresh_id()}};
     raw_send(&r, AOS_OP_ENQUEUE_MARKER, AOS_NO_SLOT, &m, sizeof(m));
     ck_assert_int_eq(ftruncate(r.fd, 4096), -1); /* sealed */
     raw_still_served(&r);
@@ -783,13 +796,16 @@ int main(void)
 {
     Suite *s = suite_create("hostile");
     TCase *tc = tcase_create("hostile");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, good_client_setup, good_client_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_unknown_opcodes);
     tcase_add_test(tc, test_bad_lengths_and_slots);
     tcase_add_test(tc, test_inline_reply_larger_than_slot);
     tcase_add_test(tc, test_spans_out_of_range);
     tcase_add_test(tc, test_out_of_range_offsets_are_cl_errors);
+    tcase_add_test(tc, test_wrapping_offsets_and_pitches_are_cl_errors);
+    tcase_add_test(tc, test_zero_local_size_is_a_cl_error);
+    tcase_add_test(tc, test_image_boxes_past_the_image_are_cl_errors);
     tcase_add_test(tc, test_tampered_request_ring);
     tcase_add_test(tc, test_tampered_notification_ring);
     tcase_add_test(tc, test_socket_misuse);
@@ -797,6 +813,7 @@ int main(void)
     tcase_add_test(tc, test_bogus_ids);
     tcase_add_test(tc, test_other_clients_ids);
     tcase_add_test(tc, test_disconnect_with_pending_work);
+    tcase_add_test(tc, test_released_queue_with_failed_work);
     tcase_add_test(tc, test_direct_transfer_misuse);
     tcase_add_test(tc, test_direct_transfer_abandoned);
     suite_add_tcase(s, tc);
