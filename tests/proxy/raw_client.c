@@ -101,11 +101,11 @@ void raw_still_served(struct raw *r)
     ck_assert_int_eq(status, CL_SUCCESS);
 }
 
-static uint64_t raw_next_id = AOS_FIRST_CLIENT_ID + 0x1000000;
+static _Atomic uint64_t raw_next_id = AOS_FIRST_CLIENT_ID + 0x1000000;
 
 uint64_t raw_fresh_id(void)
 {
-    return raw_next_id++;
+    return atomic_fetch_add(&raw_next_id, 1);
 }
 
 uint64_t raw_context(struct raw *r, uint64_t id)

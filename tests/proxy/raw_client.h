@@ -37,7 +37,7 @@ enum raw_outcome raw_call_within(struct raw *r, uint32_t opcode, const void *pay
 bool raw_call(struct raw *r, uint32_t opcode, const void *payload, uint32_t len, cl_int *status, uint64_t *value);
 /* The raw client is still served: a NOP round trip answers. */
 void raw_still_served(struct raw *r);
-/* An object id no raw client has used yet. */
+/* An object id no raw client has used yet (any thread). */
 uint64_t raw_fresh_id(void);
 /* A context on device 0 with the given id, and an in-order queue in it; they fail the test unless
  * created. */

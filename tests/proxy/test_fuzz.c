@@ -11,13 +11,17 @@
  *
  * AOS_FUZZ_SEED and AOS_FUZZ_ITERATIONS replay or lengthen a run; a failure prints the seed and
  * the last request sent. AOS_FUZZ_TRACE=N prints every request from iteration N on, and
- * AOS_FUZZ_OPS=0x803,0x804,... draws only those opcodes, to narrow a failure down.
+ * AOS_FUZZ_OPS=0x803,0x804,... draws only those opcodes, to narrow a failure down. Two raw clients
+ * run at once, on threads (AOS_FUZZ_CLIENTS, 1 to 8), so their sessions and launches interleave
+ * in the daemon: client c draws from seed + c; with one client a seed replays exactly.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "accelos/wire.h"
 #include "accelos/wire_core.h"
@@ -32,7 +36,6 @@
 #define DEFAULT_ITERATIONS 3000u
 #define DEFAULT_SEED 0x5eedf00dull
 #define CALL_TIMEOUT_MS 300    /* a request that blocks longer (a wait on a user event) is abandoned */
-#define CHECK_EVERY 100u       /* iterations between two checks of the daemon and the good client */
 #define MAX_PAYLOAD 1024u
 #define IDS 16u
 
@@ -102,7 +105,7 @@ static const struct fuzz_op ops[] = {
 #define OP_COUNT (sizeof(ops) / sizeof(ops[0]))
 
 /* splitmix64: small, seedable, and the same on every machine. */
-static uint64_t rng_state;
+static _Thread_local uint64_t rng_state; /* each client thread draws its own sequence */
 static uint64_t rng(void)
 {
     uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
@@ -404,8 +407,8 @@ struct fuzz_stats {
     uint32_t answered, hung_up, stuck, reconnects;
 };
 
-static char last_request[128];
-static int64_t trace_from = -1; /* for the failure message: seed, iteration, opcode, length */
+static _Thread_local char last_request[128]; /* for the failure message: seed, iteration, opcode, length */
+static int64_t trace_from = -1;                 /* AOS_FUZZ_TRACE, or -1 */
 
 /* The opcodes to draw from: all, or those AOS_FUZZ_OPS lists (comma-separated, e.g. 0x803,0x804),
  * to narrow a failure down. */
@@ -496,44 +499,82 @@ static enum raw_outcome fuzz_one(struct session *s, uint32_t iteration, uint64_t
     return o;
 }
 
+#define DEFAULT_CLIENTS 2u
+#define MAX_CLIENTS 8u
+
+struct fuzz_client {
+    pthread_t thread;
+    uint32_t index, iterations;
+    uint64_t seed;
+    struct fuzz_stats st;
+    _Atomic bool done;
+};
+
+/* One raw client's run: sessions one after another, each until the daemon drops it. */
+static void *fuzz_client_main(void *arg)
+{
+    struct fuzz_client *c = arg;
+    rng_state = c->seed;
+    struct session s = {.up = false};
+    for (uint32_t i = 0; i < c->iterations; i++) {
+        if (!s.up) {
+            session_up(&s);
+            c->st.reconnects++;
+        }
+        switch (fuzz_one(&s, i, c->seed)) {
+        case RAW_ANSWERED:
+            c->st.answered++;
+            break;
+        case RAW_HUNG_UP:
+            c->st.hung_up++;
+            session_down(&s);
+            break;
+        case RAW_NO_ANSWER:
+            c->st.stuck++;
+            session_down(&s); /* what it waits for may never come; the daemon cleans up */
+            break;
+        }
+        ck_assert_msg(aos_test_daemon_alive(), "the daemon died after %s (client %u)", last_request, c->index);
+    }
+    if (s.up)
+        session_down(&s);
+    atomic_store(&c->done, true);
+    return NULL;
+}
+
 START_TEST(test_random_requests)
 {
     uint64_t seed = env_u64("AOS_FUZZ_SEED", DEFAULT_SEED);
     uint32_t iterations = (uint32_t)env_u64("AOS_FUZZ_ITERATIONS", DEFAULT_ITERATIONS);
-    rng_state = seed;
+    uint32_t n = (uint32_t)env_u64("AOS_FUZZ_CLIENTS", DEFAULT_CLIENTS);
+    ck_assert_msg(n >= 1 && n <= MAX_CLIENTS, "AOS_FUZZ_CLIENTS is 1 to %u", MAX_CLIENTS);
     choose_ops();
     trace_from = getenv("AOS_FUZZ_TRACE") ? (int64_t)env_u64("AOS_FUZZ_TRACE", 0) : -1;
-    struct session s = {.up = false};
-    struct fuzz_stats st = {0};
     good_client_works();
-    for (uint32_t i = 0; i < iterations; i++) {
-        if (!s.up) {
-            session_up(&s);
-            st.reconnects++;
-        }
-        switch (fuzz_one(&s, i, seed)) {
-        case RAW_ANSWERED:
-            st.answered++;
-            break;
-        case RAW_HUNG_UP:
-            st.hung_up++;
-            session_down(&s);
-            break;
-        case RAW_NO_ANSWER:
-            st.stuck++;
-            session_down(&s); /* what it waits for may never come; the daemon cleans up */
-            break;
-        }
-        ck_assert_msg(aos_test_daemon_alive(), "the daemon died after %s", last_request);
-        if ((i + 1) % CHECK_EVERY == 0) {
-            daemon_healthy();
-            good_client_works();
-        }
+    struct fuzz_client clients[MAX_CLIENTS];
+    for (uint32_t c = 0; c < n; c++) {
+        clients[c] = (struct fuzz_client){.index = c, .iterations = iterations / n, .seed = seed + c};
+        ck_assert_int_eq(pthread_create(&clients[c].thread, NULL, fuzz_client_main, &clients[c]), 0);
     }
-    if (s.up)
-        session_down(&s);
-    printf("fuzz: seed 0x%llx, %u requests: %u answered, %u disconnected, %u abandoned, %u sessions\n",
-           (unsigned long long)seed, iterations, st.answered, st.hung_up, st.stuck, st.reconnects);
+    /* Meanwhile the well-behaved client goes on working, and the daemon answers its status. */
+    for (bool running = true; running;) {
+        daemon_healthy();
+        good_client_works();
+        usleep(20000);
+        running = false;
+        for (uint32_t c = 0; c < n; c++)
+            running |= !atomic_load(&clients[c].done);
+    }
+    struct fuzz_stats st = {0};
+    for (uint32_t c = 0; c < n; c++) {
+        pthread_join(clients[c].thread, NULL);
+        st.answered += clients[c].st.answered;
+        st.hung_up += clients[c].st.hung_up;
+        st.stuck += clients[c].st.stuck;
+        st.reconnects += clients[c].st.reconnects;
+    }
+    printf("fuzz: seed 0x%llx, %u clients, %u requests: %u answered, %u disconnected, %u abandoned, %u sessions\n",
+           (unsigned long long)seed, n, iterations, st.answered, st.hung_up, st.stuck, st.reconnects);
     fflush(stdout);
     daemon_healthy();
     good_client_works();
