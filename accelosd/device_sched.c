@@ -668,7 +668,7 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
         user_status = CL_COMPLETE;
     /* A failed gate on an in-order queue has already failed the application's event behind it,
      * and PoCL 3.1 has freed that event while it still waits on the user event: any status set
-     * now reaches freed memory and aborts the daemon (test_fair_failed_gate, found by test_fuzz).
+     * now reaches freed memory and aborts the daemon (test_fair_queue, found by test_fuzz).
      * The user event stays unset, parked. */
     if (!(l->gate_failed && l->in_order))
         NATIVE(l->user, clSetUserEventStatus)(l->user, user_status);
