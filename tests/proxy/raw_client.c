@@ -12,7 +12,9 @@
 #include "accelos/sock.h"
 #include "accelos/wire.h"
 #include "accelos/wire_core.h"
+#include "accelos/wire_mem.h"
 #include "accelos/wire_program.h"
+#include "daemon_status.h"
 
 void raw_connect(struct raw *r)
 {
@@ -129,6 +131,15 @@ uint64_t raw_queue(struct raw *r, uint64_t context)
     return q.id;
 }
 
+uint64_t raw_buffer(struct raw *r, uint64_t context, uint64_t flags, uint64_t size, uint64_t *shared)
+{
+    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = context, .flags = flags, .size = size};
+    cl_int status;
+    ck_assert(raw_call(r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, shared));
+    ck_assert_int_eq(status, CL_SUCCESS);
+    return buf.id;
+}
+
 uint64_t raw_kernel(struct raw *r, uint64_t context, const char *source, const char *name, uint64_t *program)
 {
     uint32_t len = (uint32_t)strlen(source), name_len = (uint32_t)strlen(name);
@@ -159,17 +170,8 @@ uint64_t raw_kernel(struct raw *r, uint64_t context, const char *source, const c
 void daemon_healthy(void)
 {
     ck_assert_msg(aos_test_daemon_alive(), "the daemon died");
-    int sock = aos_sock_connect(aos_test_socket_path());
-    ck_assert_int_ge(sock, 0);
-    struct aos_hello hello = {.magic = AOS_WIRE_MAGIC, .version = AOS_WIRE_VERSION, .kind = AOS_HELLO_STATUS};
-    ck_assert_int_eq(aos_sock_send(sock, &hello, sizeof(hello), -1), 0);
-    struct aos_welcome welcome;
-    ck_assert_int_eq(aos_sock_recv(sock, &welcome, sizeof(welcome), NULL, 5000), 0);
-    ck_assert_int_eq(welcome.status, 0);
     char text[256];
-    ssize_t n = read(sock, text, sizeof(text) - 1);
-    ck_assert_int_gt(n, 0);
-    text[n] = '\0';
+    aos_test_status_text(text, sizeof(text));
+    ck_assert_int_gt(strlen(text), 0);
     ck_assert_ptr_nonnull(strstr(text, "accelosd "));
-    close(sock);
 }

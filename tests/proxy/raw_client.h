@@ -44,6 +44,10 @@ uint64_t raw_fresh_id(void);
 uint64_t raw_context(struct raw *r, uint64_t id);
 uint64_t raw_queue(struct raw *r, uint64_t context);
 
+/* A buffer of size bytes in context, with flags; fails the test unless created. *shared (may be
+ * NULL) gets whether the daemon placed it in the client's shared arena. Returns its id. */
+uint64_t raw_buffer(struct raw *r, uint64_t context, uint64_t flags, uint64_t size, uint64_t *shared);
+
 /* A program built from source in context and its kernel `name` (name at most 15 characters);
  * returns the kernel's id, or 0 when a step failed or the daemon hung up. *program gets the
  * program's id. */

@@ -26,17 +26,35 @@ static void CL_CALLBACK on_complete(cl_event ev, cl_int status, void *data)
     *(volatile cl_int *)data = status == CL_COMPLETE ? 1 : -1;
 }
 
+/* The fill kernel of src over a new buffer of N ints (*m), its arguments set to (*m, v). */
+static cl_kernel fill_kernel(cl_context ctx, int v, cl_program *p, cl_mem *m)
+{
+    *p = aos_test_build(ctx, src, NULL);
+    cl_kernel k = aos_test_kernel(*p, "fill");
+    *m = aos_test_buffer(ctx, N * sizeof(int), NULL);
+    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(*m), m), CL_SUCCESS);
+    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(v), &v), CL_SUCCESS);
+    return k;
+}
+
+/* m holds what fill with value v writes: v + i at i. */
+static void expect_filled(cl_command_queue q, cl_mem m, int v)
+{
+    int *out = malloc(N * sizeof(int));
+    ck_assert_int_eq(clEnqueueReadBuffer(q, m, CL_TRUE, 0, N * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(out[i], v + i);
+    free(out);
+}
+
 START_TEST(test_user_event_gates_elastic_launch)
 {
     cl_context ctx;
     cl_command_queue q;
     aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = aos_test_kernel(p, "fill");
-    cl_mem m = aos_test_buffer(ctx, N * sizeof(int), NULL);
-    int v = 1000;
-    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(v), &v), CL_SUCCESS);
+    cl_program p;
+    cl_mem m;
+    cl_kernel k = fill_kernel(ctx, 1000, &p, &m);
     cl_int err;
     cl_event gate = clCreateUserEvent(ctx, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
@@ -57,10 +75,7 @@ START_TEST(test_user_event_gates_elastic_launch)
     for (int i = 0; i < 5000 && !called; i++) /* the callback thread may lag on a loaded machine */
         sleep_ms(2);
     ck_assert_int_eq(called, 1);
-    int *out = malloc(N * sizeof(int));
-    ck_assert_int_eq(clEnqueueReadBuffer(q, m, CL_TRUE, 0, N * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
-    for (int i = 0; i < N; i++)
-        ck_assert_int_eq(out[i], 1000 + i);
+    expect_filled(q, m, 1000);
 
     /* A failed dependency fails the launch, as it does natively. */
     cl_event bad = clCreateUserEvent(ctx, &err);
@@ -73,7 +88,6 @@ START_TEST(test_user_event_gates_elastic_launch)
     long long kernels, launches;
     aos_test_status_elastic(getpid(), &kernels, &launches);
     ck_assert_int_eq(launches, 2);
-    free(out);
     clReleaseEvent(ev2);
     clReleaseEvent(bad);
     clReleaseEvent(ev);
@@ -126,19 +140,12 @@ START_TEST(test_failed_dependency_then_client_leaves)
     cl_context ctx;
     cl_command_queue q;
     aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, src, NULL);
-    cl_kernel k = aos_test_kernel(p, "fill");
-    cl_mem m = aos_test_buffer(ctx, N * sizeof(int), NULL);
-    int v = 7;
-    ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
-    ck_assert_int_eq(clSetKernelArg(k, 1, sizeof(v), &v), CL_SUCCESS);
+    cl_program p;
+    cl_mem m;
+    cl_kernel k = fill_kernel(ctx, 7, &p, &m);
     size_t global = N, local = 64;
     ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
-    int *out = malloc(N * sizeof(int));
-    ck_assert_int_eq(clEnqueueReadBuffer(q, m, CL_TRUE, 0, N * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
-    for (int i = 0; i < N; i++)
-        ck_assert_int_eq(out[i], 7 + i);
-    free(out);
+    expect_filled(q, m, 7);
     clReleaseMemObject(m);
     clReleaseKernel(k);
     clReleaseProgram(p);

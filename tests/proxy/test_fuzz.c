@@ -147,11 +147,7 @@ static void session_up(struct session *s)
     uint64_t ctx = raw_context(&s->raw, raw_fresh_id());
     s->ids[s->id_count++] = ctx;
     s->ids[s->id_count++] = raw_queue(&s->raw, ctx);
-    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 65536};
-    cl_int status;
-    ck_assert(raw_call(&s->raw, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
-    ck_assert_int_eq(status, CL_SUCCESS);
-    s->ids[s->id_count++] = buf.id;
+    s->ids[s->id_count++] = raw_buffer(&s->raw, ctx, CL_MEM_READ_WRITE, 65536, NULL);
     struct aos_req_create_user_event ue = {.id = raw_fresh_id(), .context = ctx};
     raw_send(&s->raw, AOS_OP_CREATE_USER_EVENT, AOS_NO_SLOT, &ue, sizeof(ue));
     s->ids[s->id_count++] = ue.id;

@@ -155,11 +155,9 @@ START_TEST(test_out_of_range_offsets_are_cl_errors)
     raw_connect(&r);
     uint64_t ctx = raw_context(&r, raw_fresh_id());
     uint64_t q = raw_queue(&r, ctx);
-    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 4096};
+    uint64_t buffer = raw_buffer(&r, ctx, CL_MEM_READ_WRITE, 4096, NULL);
     cl_int status;
-    ck_assert(raw_call(&r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
-    ck_assert_int_eq(status, CL_SUCCESS);
-    struct aos_req_buffer_rw rw = {.enq = {.queue = q, .blocking = 1}, .buffer = buf.id, .offset = 4000,
+    struct aos_req_buffer_rw rw = {.enq = {.queue = q, .blocking = 1}, .buffer = buffer, .offset = 4000,
                                    .data = {.off = 0, .len = 4096}};
     ck_assert(raw_call(&r, AOS_OP_WRITE_BUFFER_BLOCKING, &rw, sizeof(rw), &status, NULL));
     ck_assert_int_eq(status, CL_INVALID_VALUE);
@@ -193,12 +191,10 @@ START_TEST(test_wrapping_offsets_and_pitches_are_cl_errors)
     raw_connect(&r);
     uint64_t ctx = raw_context(&r, raw_fresh_id());
     uint64_t q = raw_queue(&r, ctx);
-    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 65536};
+    uint64_t buffer = raw_buffer(&r, ctx, CL_MEM_READ_WRITE, 65536, NULL);
     cl_int status;
-    ck_assert(raw_call(&r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
-    ck_assert_int_eq(status, CL_SUCCESS);
 
-    struct aos_req_buffer_rect rect = {.enq = {.queue = q, .blocking = 1}, .buffer = buf.id, .origin = {13, 4, 0},
+    struct aos_req_buffer_rect rect = {.enq = {.queue = q, .blocking = 1}, .buffer = buffer, .origin = {13, 4, 0},
                                        .region = {64, 16, 1}, .row_pitch = UINT64_MAX, .data = {.off = 0, .len = 1024}};
     ck_assert(raw_call(&r, AOS_OP_READ_BUFFER_RECT_BLOCKING, &rect, sizeof(rect), &status, NULL));
     ck_assert_int_eq(status, CL_INVALID_VALUE);
@@ -211,17 +207,17 @@ START_TEST(test_wrapping_offsets_and_pitches_are_cl_errors)
     ck_assert(raw_call(&r, AOS_OP_READ_BUFFER_RECT_BLOCKING, &rect, sizeof(rect), &status, NULL));
     ck_assert_int_eq(status, CL_SUCCESS);
 
-    struct aos_req_create_sub_buffer sub = {.id = raw_fresh_id(), .parent = buf.id, .flags = CL_MEM_READ_WRITE,
+    struct aos_req_create_sub_buffer sub = {.id = raw_fresh_id(), .parent = buffer, .flags = CL_MEM_READ_WRITE,
                                             .origin = UINT64_MAX - 15, .size = 32};
     ck_assert(raw_call(&r, AOS_OP_CREATE_SUB_BUFFER, &sub, sizeof(sub), &status, NULL));
     ck_assert_int_eq(status, CL_INVALID_VALUE);
 
     /* Asynchronous commands: their events fail instead. */
-    struct aos_req_copy_buffer copy = {.enq = {.queue = q, .event = raw_fresh_id()}, .src = buf.id, .dst = buf.id,
+    struct aos_req_copy_buffer copy = {.enq = {.queue = q, .event = raw_fresh_id()}, .src = buffer, .dst = buffer,
                                        .src_offset = UINT64_MAX - 1, .dst_offset = 0, .size = 4096};
     raw_send(&r, AOS_OP_COPY_BUFFER, AOS_NO_SLOT, &copy, sizeof(copy));
     ck_assert_int_eq(raw_wait_status(&r, copy.enq.event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-    struct aos_req_copy_buffer_rect crect = {.enq = {.queue = q, .event = raw_fresh_id()}, .src = buf.id, .dst = buf.id,
+    struct aos_req_copy_buffer_rect crect = {.enq = {.queue = q, .event = raw_fresh_id()}, .src = buffer, .dst = buffer,
                                              .src_origin = {0, 2, 0}, .dst_origin = {0, 0, 0}, .region = {64, 16, 1},
                                              .src_row_pitch = UINT64_MAX, .dst_row_pitch = 256};
     raw_send(&r, AOS_OP_COPY_BUFFER_RECT, AOS_NO_SLOT, &crect, sizeof(crect));
@@ -229,7 +225,7 @@ START_TEST(test_wrapping_offsets_and_pitches_are_cl_errors)
     struct {
         struct aos_req_fill_buffer f;
         uint32_t pattern;
-    } fill = {.f = {.enq = {.queue = q, .event = raw_fresh_id()}, .buffer = buf.id, .offset = UINT64_MAX - 3,
+    } fill = {.f = {.enq = {.queue = q, .event = raw_fresh_id()}, .buffer = buffer, .offset = UINT64_MAX - 3,
                     .size = 8, .pattern_size = 4},
               .pattern = 7};
     raw_send(&r, AOS_OP_FILL_BUFFER, AOS_NO_SLOT, &fill, sizeof(fill));
@@ -290,10 +286,7 @@ START_TEST(test_zero_local_size_is_a_cl_error)
     raw_connect(&r);
     uint64_t ctx = raw_context(&r, raw_fresh_id());
     uint64_t q = raw_queue(&r, ctx);
-    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 65536};
-    cl_int status;
-    ck_assert(raw_call(&r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
-    ck_assert_int_eq(status, CL_SUCCESS);
+    uint64_t buffer = raw_buffer(&r, ctx, CL_MEM_READ_WRITE, 65536, NULL);
     uint64_t program = 0;
     uint64_t kernel = raw_kernel(&r, ctx, "kernel void k(global int *a) { a[get_global_id(0)] = 1; }", "k", &program);
     ck_assert_uint_ne(kernel, 0);
@@ -302,7 +295,7 @@ START_TEST(test_zero_local_size_is_a_cl_error)
         struct aos_wire_arg arg;
     } launch = {.n = {.hdr = {.queue = q, .event = raw_fresh_id()}, .kernel = kernel, .work_dim = 3, .num_args = 1,
                       .has_local = 1, .global = {64, 4, 2}, .local = {16, 2, 0}},
-                .arg = {.index = 0, .kind = AOS_ARG_MEM, .id = buf.id}};
+                .arg = {.index = 0, .kind = AOS_ARG_MEM, .id = buffer}};
     raw_send(&r, AOS_OP_ENQUEUE_NDRANGE, AOS_NO_SLOT, &launch, sizeof(launch));
     ck_assert_int_eq(raw_wait_status(&r, launch.n.hdr.event), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     launch.n.local[2] = 1;
@@ -611,16 +604,13 @@ START_TEST(test_disconnect_with_pending_work)
         raw_connect(&r);
         uint64_t ctx = raw_context(&r, raw_fresh_id());
         uint64_t q = raw_queue(&r, ctx);
-        struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .size = 1u << 20};
-        cl_int status;
-        ck_assert(raw_call(&r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
-        ck_assert_int_eq(status, CL_SUCCESS);
+        uint64_t buffer = raw_buffer(&r, ctx, 0, 1u << 20, NULL);
         struct aos_req_create_user_event ue = {.id = raw_fresh_id(), .context = ctx};
         raw_send(&r, AOS_OP_CREATE_USER_EVENT, AOS_NO_SLOT, &ue, sizeof(ue));
         struct {
             struct aos_req_buffer_rw rw;
             uint64_t wait;
-        } w = {.rw = {.enq = {.queue = q, .num_wait = 1}, .buffer = buf.id, .data = {0, 1u << 20}}, .wait = ue.id};
+        } w = {.rw = {.enq = {.queue = q, .num_wait = 1}, .buffer = buffer, .data = {0, 1u << 20}}, .wait = ue.id};
         raw_send(&r, AOS_OP_WRITE_BUFFER, AOS_NO_SLOT, &w, sizeof(w));
         struct aos_req_enqueue_sync m = {.enq = {.queue = q, .event = raw_fresh_id()}};
         raw_send(&r, AOS_OP_ENQUEUE_MARKER, AOS_NO_SLOT, &m, sizeof(m));
@@ -682,28 +672,28 @@ START_TEST(test_released_queue_with_failed_work)
         raw_connect(&r);
         uint64_t ctx = raw_context(&r, raw_fresh_id());
         uint64_t q = raw_queue(&r, ctx);
-        struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .size = 64u << 20};
-        cl_int status;
-        ck_assert(raw_call(&r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, NULL));
-        ck_assert_int_eq(status, CL_SUCCESS);
+        uint64_t buffer = raw_buffer(&r, ctx, 0, 64u << 20, NULL);
         struct aos_req_create_user_event ue = {.id = raw_fresh_id(), .context = ctx};
         raw_send(&r, AOS_OP_CREATE_USER_EVENT, AOS_NO_SLOT, &ue, sizeof(ue));
-        struct {
+        struct { /* the request, then its 16-byte pattern */
+            struct aos_req_fill_buffer f;
+            uint32_t pattern[4];
+        } fill = {.f = {.enq = {.queue = q, .event = raw_fresh_id()}, .buffer = buffer, .size = 64u << 20,
+                        .pattern_size = 16}};
+        raw_send(&r, AOS_OP_FILL_BUFFER, AOS_NO_SLOT, &fill, sizeof(fill));
+        struct aos_req_object rel = {.type = AOS_OBJ_EVENT, .id = fill.f.enq.event};
+        raw_send(&r, AOS_OP_RELEASE, AOS_NO_SLOT, &rel, sizeof(rel));
+        struct { /* the request, its wait list, then its pattern */
             struct aos_req_fill_buffer f;
             uint64_t wait;
             uint32_t pattern[4];
-        } fill = {.f = {.enq = {.queue = q, .event = raw_fresh_id()}, .buffer = buf.id, .size = 64u << 20,
-                        .pattern_size = 16}};
-        raw_send(&r, AOS_OP_FILL_BUFFER, AOS_NO_SLOT, &fill, sizeof(fill.f) + sizeof(fill.pattern));
-        struct aos_req_object rel = {.type = AOS_OBJ_EVENT, .id = fill.f.enq.event};
-        raw_send(&r, AOS_OP_RELEASE, AOS_NO_SLOT, &rel, sizeof(rel));
-        fill.f.enq = (struct aos_enqueue_hdr){.queue = q, .event = raw_fresh_id(), .num_wait = 1};
-        fill.wait = ue.id;
-        fill.f.size = 4096;
-        raw_send(&r, AOS_OP_FILL_BUFFER, AOS_NO_SLOT, &fill, sizeof(fill));
+        } gated = {.f = {.enq = {.queue = q, .event = raw_fresh_id(), .num_wait = 1}, .buffer = buffer, .size = 4096,
+                         .pattern_size = 16},
+                   .wait = ue.id};
+        raw_send(&r, AOS_OP_FILL_BUFFER, AOS_NO_SLOT, &gated, sizeof(gated));
         struct aos_req_event_status st = {.event = ue.id, .status = -42};
         raw_send(&r, AOS_OP_SET_USER_EVENT_STATUS, AOS_NO_SLOT, &st, sizeof(st));
-        rel.id = fill.f.enq.event;
+        rel.id = gated.f.enq.event;
         raw_send(&r, AOS_OP_RELEASE, AOS_NO_SLOT, &rel, sizeof(rel));
         rel = (struct aos_req_object){.type = AOS_OBJ_QUEUE, .id = q};
         raw_send(&r, AOS_OP_RELEASE, AOS_NO_SLOT, &rel, sizeof(rel));
@@ -719,13 +709,10 @@ END_TEST
 /* A 1 MiB buffer in the raw client's session; the daemon must have put it in the shared arena. */
 static uint64_t raw_shared_buffer(struct raw *r, uint64_t ctx)
 {
-    struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = ctx, .flags = CL_MEM_READ_WRITE, .size = 1u << 20};
-    cl_int status;
     uint64_t shared = 0;
-    ck_assert(raw_call(r, AOS_OP_CREATE_BUFFER, &buf, sizeof(buf), &status, &shared));
-    ck_assert_int_eq(status, CL_SUCCESS);
+    uint64_t buffer = raw_buffer(r, ctx, CL_MEM_READ_WRITE, 1u << 20, &shared);
     ck_assert_uint_eq(shared, 1);
-    return buf.id;
+    return buffer;
 }
 
 START_TEST(test_direct_transfer_misuse)

@@ -573,20 +573,8 @@ END_TEST
 /* Sum of "bytes N" over the daemon's status report's client lines. */
 static long long daemon_bytes(int *clients)
 {
-    int sock = aos_sock_connect(aos_test_socket_path());
-    ck_assert_int_ge(sock, 0);
-    struct aos_hello hello = {.magic = AOS_WIRE_MAGIC, .version = AOS_WIRE_VERSION, .kind = AOS_HELLO_STATUS};
-    ck_assert_int_eq(aos_sock_send(sock, &hello, sizeof(hello), -1), 0);
-    struct aos_welcome welcome;
-    ck_assert_int_ge(aos_sock_recv(sock, &welcome, sizeof(welcome), NULL, 5000), 0);
-    ck_assert_int_eq(welcome.status, 0);
     char text[8192];
-    size_t got = 0;
-    ssize_t n;
-    while (got < sizeof(text) - 1 && (n = read(sock, text + got, sizeof(text) - 1 - got)) > 0)
-        got += (size_t)n;
-    close(sock);
-    text[got] = 0;
+    aos_test_status_text(text, sizeof(text));
     long long total = 0;
     *clients = 0;
     for (char *p = text; (p = strstr(p, "client ")); p++) {
