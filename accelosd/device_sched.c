@@ -635,6 +635,13 @@ static void trace_end(const struct aos_logical *l)
     aos_trace_launch(&t);
 }
 
+static bool app_event_failed(cl_event app)
+{
+    cl_int status = CL_COMPLETE;
+    return app && NATIVE(app, clGetEventInfo)(app, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                                              NULL) == CL_SUCCESS && status < 0;
+}
+
 /* Completes the application's event (status CL_COMPLETE or an error) and stops scheduling l. */
 static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int status)
 {
@@ -666,14 +673,21 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
      * Ending normally lets the marker retire through PoCL's ordinary path. */
     if (atomic_load(&l->s->dead))
         user_status = CL_COMPLETE;
-    /* A failed gate on an in-order queue has already failed the application's event behind it,
-     * and PoCL 3.1 has freed that event while it still waits on the user event: any status set
-     * now reaches freed memory and aborts the daemon (test_fair_queue, found by test_fuzz).
-     * The user event stays unset, parked. */
-    if (!(l->gate_failed && l->in_order))
+    /* When the gate failed, whatever failed it may have failed the application's event too: the
+     * command before both on an in-order queue, or a barrier before both on an out-of-order one.
+     * PoCL 3.1 then frees that event once released while it still waits on the user event, and
+     * any status set on the user event reaches freed memory and aborts the daemon (test_fair_queue,
+     * found by test_fuzz). The user event stays unset, parked. */
+    bool app_failed = l->gate_failed && (l->in_order || app_event_failed(l->app));
+    if (!app_failed)
         NATIVE(l->user, clSetUserEventStatus)(l->user, user_status);
     aos_event_release_or_park(&d->parked, l->user);
     l->user = NULL;
+    if (l->app && app_failed)
+        aos_event_release_or_park(&d->parked, l->app); /* failed: kept, like the user event */
+    else if (l->app)
+        NATIVE(l->app, clReleaseEvent)(l->app);
+    l->app = NULL;
     pthread_mutex_lock(&admit_lock);
     admit_init_locked();
     if (was_active)

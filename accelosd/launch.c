@@ -117,6 +117,9 @@ void aos_logical_drop_run_state(struct aos_logical *l)
         NATIVE(l->record, clReleaseMemObject)(l->record);
     l->kernel = NULL;
     l->record = NULL;
+    if (l->app) /* the launch never ended (the daemon stops): nothing waits on the user event */
+        NATIVE(l->app, clReleaseEvent)(l->app);
+    l->app = NULL;
 }
 
 void aos_logical_unref(struct aos_logical *l)
@@ -337,6 +340,8 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     atomic_fetch_add(&s->launch_held_objects, l->n_held);
     l->held_counted = true;
     aos_logical_ref(l); /* the application's event */
+    NATIVE(app, clRetainEvent)(app);
+    l->app = app; /* its status decides whether the user event may be set (device_sched.c) */
     aos_device_sched_submit(l);
     *ev = app;
     *out = l;

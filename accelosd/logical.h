@@ -75,6 +75,7 @@ struct aos_logical {
     struct aos_vndrange host;          /* the record; the non-blocking writes read it */
     cl_event gate;                     /* marker on the application's queue: may start */
     cl_event user;                     /* completes the application's event */
+    cl_event app;                      /* the application's event (a reference), until the launch ends */
     bool profiling;                    /* the application's queue has profiling */
     bool in_order;                     /* ... and runs in order: its event follows the gate */
     bool gate_failed;                  /* the gate's wait list failed (scheduler only) */

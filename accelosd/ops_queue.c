@@ -1,6 +1,7 @@
 /* Command queues: creation in the shared real context, flush, and a finish that never blocks the
  * client's service thread (a marker's completion answers the call). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "ops.h"
@@ -9,6 +10,20 @@
 static void queue_dtor(struct aos_handle *h)
 {
     NATIVE(h->object, clReleaseCommandQueue)(h->object);
+}
+
+/* A device-side queue on a device that has none is the spec's CL_INVALID_QUEUE_PROPERTIES, checked
+ * here because PoCL 3.1 ends the whole process on any request for one (POCL_ABORT_UNIMPLEMENTED):
+ * one client's call must not take the daemon down. */
+static bool device_queue_unsupported(cl_device_id dev, cl_command_queue_properties props)
+{
+    if (!(props & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)))
+        return false;
+    cl_uint max_queues = 0;
+    if (NATIVE(dev, clGetDeviceInfo)(dev, CL_DEVICE_MAX_ON_DEVICE_QUEUES, sizeof(max_queues), &max_queues, NULL) !=
+        CL_SUCCESS)
+        return true;
+    return max_queues == 0;
 }
 
 static int op_create_queue(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len)
@@ -29,14 +44,20 @@ static int op_create_queue(struct aos_session *s, uint32_t slot, const void *pay
     }
     cl_queue_properties props[2 * 16 + 1];
     cl_uint n = 0;
-    cl_command_queue_properties legacy = 0;
+    cl_command_queue_properties legacy = 0, requested = 0; /* requested: every CL_QUEUE_PROPERTIES value */
     for (uint32_t i = 0; i < r->num_props; i++) {
         props[n++] = (cl_queue_properties)pairs[2 * i];
         props[n++] = (cl_queue_properties)pairs[2 * i + 1];
-        if (pairs[2 * i] == CL_QUEUE_PROPERTIES)
+        if (pairs[2 * i] == CL_QUEUE_PROPERTIES) {
             legacy = (cl_command_queue_properties)pairs[2 * i + 1];
+            requested |= legacy;
+        }
     }
     props[n] = 0;
+    if (device_queue_unsupported(d->device, requested)) {
+        aos_reply_status(s, slot, CL_INVALID_QUEUE_PROPERTIES);
+        return 0;
+    }
     cl_int err = CL_SUCCESS;
     cl_command_queue q;
     if (NATIVE(ctx, clCreateCommandQueueWithProperties))

@@ -131,6 +131,17 @@ uint64_t raw_queue(struct raw *r, uint64_t context)
     return q.id;
 }
 
+uint64_t raw_queue_with(struct raw *r, uint64_t context, uint64_t properties, cl_int *status)
+{
+    struct {
+        struct aos_req_create_queue q;
+        uint64_t pair[2];
+    } req = {.q = {.id = raw_fresh_id(), .context = context, .device = AOS_DEVICE_ID_BASE, .num_props = 1},
+             .pair = {CL_QUEUE_PROPERTIES, properties}};
+    ck_assert(raw_call(r, AOS_OP_CREATE_QUEUE, &req, sizeof(req), status, NULL));
+    return req.q.id;
+}
+
 uint64_t raw_buffer(struct raw *r, uint64_t context, uint64_t flags, uint64_t size, uint64_t *shared)
 {
     struct aos_req_create_buffer buf = {.id = raw_fresh_id(), .context = context, .flags = flags, .size = size};

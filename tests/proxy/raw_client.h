@@ -43,6 +43,9 @@ uint64_t raw_fresh_id(void);
  * created. */
 uint64_t raw_context(struct raw *r, uint64_t id);
 uint64_t raw_queue(struct raw *r, uint64_t context);
+/* A queue with CL_QUEUE_PROPERTIES = properties, whatever they are: *status gets the daemon's
+ * answer. Returns the id asked for. */
+uint64_t raw_queue_with(struct raw *r, uint64_t context, uint64_t properties, cl_int *status);
 
 /* A buffer of size bytes in context, with flags; fails the test unless created. *shared (may be
  * NULL) gets whether the daemon placed it in the client's shared arena. Returns its id. */

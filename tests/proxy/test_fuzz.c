@@ -137,6 +137,16 @@ static uint64_t env_u64(const char *name, uint64_t fallback)
     return v && *v ? strtoull(v, NULL, 0) : fallback;
 }
 
+/* An out-of-order queue with profiling. */
+static uint64_t session_queue(struct session *s, uint64_t ctx)
+{
+    cl_int status;
+    uint64_t id =
+        raw_queue_with(&s->raw, ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE, &status);
+    ck_assert_int_eq(status, CL_SUCCESS);
+    return id;
+}
+
 static void session_up(struct session *s)
 {
     raw_connect(&s->raw);
@@ -146,7 +156,9 @@ static void session_up(struct session *s)
     s->kernel_built = false;
     uint64_t ctx = raw_context(&s->raw, raw_fresh_id());
     s->ids[s->id_count++] = ctx;
-    s->ids[s->id_count++] = raw_queue(&s->raw, ctx);
+    /* Half the sessions launch on an out-of-order queue with profiling: the scheduler's gates and
+     * events take other paths there (no order behind a failed gate, profiling of logical launches). */
+    s->ids[s->id_count++] = below(2) ? raw_queue(&s->raw, ctx) : session_queue(s, ctx);
     s->ids[s->id_count++] = raw_buffer(&s->raw, ctx, CL_MEM_READ_WRITE, 65536, NULL);
     struct aos_req_create_user_event ue = {.id = raw_fresh_id(), .context = ctx};
     raw_send(&s->raw, AOS_OP_CREATE_USER_EVENT, AOS_NO_SLOT, &ue, sizeof(ue));
@@ -242,13 +254,16 @@ static uint32_t valid_request(struct session *s, const struct fuzz_op *op, uint8
     uint64_t offset = below(2) ? 0 : below((uint32_t)(65536 - size + 1));
     bool blocking = (op->opcode & AOS_OP_BLOCKING_BIT) != 0;
     switch (op->opcode) {
-    case AOS_OP_GET_INFO: {
-        static const uint32_t kinds[] = {AOS_INFO_DEVICE, AOS_INFO_CONTEXT, AOS_INFO_QUEUE, AOS_INFO_MEM,
-                                         AOS_INFO_EVENT, AOS_INFO_PROGRAM, AOS_INFO_KERNEL, AOS_INFO_IMAGE};
-        uint32_t k = below(sizeof(kinds) / sizeof(kinds[0]));
-        uint64_t id = k == 0 ? AOS_DEVICE_ID_BASE : s->ids[below(s->id_count)];
+    case AOS_OP_GET_INFO: { /* every kind; the kernel kinds on the template kernel, with a device or an index */
+        uint32_t kind = AOS_INFO_DEVICE + below(AOS_INFO_KIND_COUNT - AOS_INFO_DEVICE);
+        bool of_kernel = kind == AOS_INFO_KERNEL || kind == AOS_INFO_KERNEL_WORK_GROUP ||
+                         kind == AOS_INFO_KERNEL_ARG || kind == AOS_INFO_KERNEL_SUB_GROUP;
+        uint64_t id = kind == AOS_INFO_DEVICE           ? AOS_DEVICE_ID_BASE
+                      : of_kernel && session_kernel(s) ? s->kernel
+                                                        : s->ids[below(s->id_count)];
         *(struct aos_req_get_info *)p = (struct aos_req_get_info){
-            .kind = kinds[k], .param = 0x1000u + below(0x200), .id = id, .value_size = 256,
+            .kind = kind, .param = 0x1000u + below(0x200), .id = id,
+            .aux = kind == AOS_INFO_KERNEL_ARG ? below(2) : AOS_DEVICE_ID_BASE, .value_size = 256,
             .out = data_span(s, 256, NULL)};
         return sizeof(struct aos_req_get_info);
     }
@@ -261,6 +276,14 @@ static uint32_t valid_request(struct session *s, const struct fuzz_op *op, uint8
             .flags = CL_MEM_READ_WRITE | (copy ? CL_MEM_COPY_HOST_PTR : 0), .size = copy ? 256 : size,
             .init = copy ? data_span(s, 256, init) : (struct aos_span){0, 0}};
         return sizeof(struct aos_req_create_buffer);
+    }
+    case AOS_OP_CREATE_QUEUE: { /* any mix of the queue properties, an out-of-order queue among them */
+        struct aos_req_create_queue *r = (struct aos_req_create_queue *)p;
+        uint64_t props[2] = {CL_QUEUE_PROPERTIES, below(4)};
+        *r = (struct aos_req_create_queue){
+            .id = raw_fresh_id(), .context = s->ids[ID_CONTEXT], .device = AOS_DEVICE_ID_BASE, .num_props = 1};
+        memcpy(r + 1, props, sizeof(props));
+        return sizeof(*r) + sizeof(props);
     }
     case AOS_OP_CREATE_SUB_BUFFER:
         *(struct aos_req_create_sub_buffer *)p = (struct aos_req_create_sub_buffer){

@@ -333,6 +333,28 @@ START_TEST(test_zero_local_size_is_a_cl_error)
 }
 END_TEST
 
+START_TEST(test_device_side_queue_is_a_cl_error)
+{
+    /* PoCL 3.1 exits the process on any request for a device-side queue (found by test_fuzz).
+     * ProxyCL refuses one itself; a raw client asks the daemon. */
+    struct raw r;
+    raw_connect(&r);
+    uint64_t ctx = raw_context(&r, raw_fresh_id());
+    cl_int status;
+    raw_queue_with(&r, ctx, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &status);
+    ck_assert_int_eq(status, CL_INVALID_QUEUE_PROPERTIES);
+    raw_queue_with(&r, ctx, CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                   &status);
+    ck_assert_int_eq(status, CL_INVALID_QUEUE_PROPERTIES);
+    raw_queue_with(&r, ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE, &status);
+    ck_assert_int_eq(status, CL_SUCCESS);
+    raw_still_served(&r);
+    raw_close(&r);
+    daemon_healthy();
+    good_client_works();
+}
+END_TEST
+
 /* Writes one message header straight into the request ring and publishes it. */
 static void ring_inject(struct raw *r, uint32_t size, uint32_t advance_tail)
 {
@@ -815,6 +837,7 @@ int main(void)
     tcase_add_test(tc, test_out_of_range_offsets_are_cl_errors);
     tcase_add_test(tc, test_wrapping_offsets_and_pitches_are_cl_errors);
     tcase_add_test(tc, test_zero_local_size_is_a_cl_error);
+    tcase_add_test(tc, test_device_side_queue_is_a_cl_error);
     tcase_add_test(tc, test_image_boxes_past_the_image_are_cl_errors);
     tcase_add_test(tc, test_tampered_request_ring);
     tcase_add_test(tc, test_tampered_notification_ring);
