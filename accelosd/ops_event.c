@@ -32,6 +32,7 @@
 #include "mono_cond.h"
 #include "ops.h"
 #include "solo.h"
+#include "standin.h"
 
 /* How often the watcher polls the status of pending events it watches, and how many polls it
  * goes on with after its list has emptied: launch after launch, each one's watch finds it polling
@@ -497,13 +498,17 @@ cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_
             }
         }
         e->num_wait = h->num_wait;
-        if (e->blocking && wait_list_failed(e->wait, e->num_wait)) {
-            /* The spec's answer for a blocking command. PoCL would never run the command, and the
-             * client would wait for it forever. */
-            free(e->wait);
-            e->wait = NULL;
-            e->num_wait = 0;
-            return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+        if (wait_list_failed(e->wait, e->num_wait)) {
+            /* PoCL would never run nor fail the command (standin.h). For a blocking command, the
+             * spec's answer; the others wait on stand-ins, failed once they are enqueued. */
+            cl_int err = e->blocking ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+                                     : aos_standins_take(&s->standins, e->context, e->wait, e->num_wait);
+            if (err != CL_SUCCESS) {
+                free(e->wait);
+                e->wait = NULL;
+                e->num_wait = 0;
+                return err;
+            }
         }
     }
     return CL_SUCCESS;

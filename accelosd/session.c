@@ -271,6 +271,7 @@ static void *service_main(void *arg)
     aos_session_quiesce(s);
     aos_handles_destroy(&s->handles);
     aos_session_release_kept_events(s);
+    aos_standins_free(&s->standins);
     aos_solo_client_gone(s); /* a client that left contends with nobody */
     aos_device_sched_client_gone(s->serial);
     aos_server_session_ended(s);

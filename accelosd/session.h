@@ -19,6 +19,7 @@
 #include "accelos/region.h"
 #include "handles.h"
 #include "native.h"
+#include "standin.h"
 
 struct aos_note_queue;
 struct aos_kept_events;
@@ -39,6 +40,7 @@ struct aos_session {
     struct aos_handle_table handles;
     struct aos_arena *arena; /* shared-buffer arena (arena.h), NULL when the client has none */
     struct aos_kept_events *kept_events; /* see aos_event_drop (ops_event.c); service thread only */
+    struct aos_standins standins; /* of the request being handled (standin.h); service thread only */
     uint8_t *msg;           /* private copy of the message being handled */
     pthread_t thread;
     uint64_t bytes_allocated; /* device memory the client holds (buffers and images) */

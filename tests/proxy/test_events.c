@@ -283,6 +283,43 @@ START_TEST(test_failed_chain_released_early)
 }
 END_TEST
 
+START_TEST(test_commands_behind_a_failed_event_fail)
+{
+    /* Commands enqueued once an event of their wait list has failed. PoCL 3.1 neither runs nor
+     * fails them natively: clFinish never returns (found by test_fair_api_fuzz). The daemon
+     * stands a user event in for the failed one and fails it after the enqueue. */
+    cl_int err;
+    cl_event gate = clCreateUserEvent(ctx, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    uint32_t value = 42, back = 7;
+    cl_event first;
+    ck_assert_int_eq(clEnqueueWriteBuffer(queue, m, CL_FALSE, 0, 4, &value, 1, &gate, &first), CL_SUCCESS);
+    ck_assert_int_eq(clSetUserEventStatus(gate, -1234), CL_SUCCESS);
+    ck_assert_int_eq(clWaitForEvents(1, &first), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    cl_event after[3], pair[2] = {gate, first};
+    ck_assert_int_eq(clEnqueueReadBuffer(queue, m, CL_FALSE, 0, 4, &back, 1, &first, &after[0]), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueMarkerWithWaitList(queue, 2, pair, &after[1]), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueBarrierWithWaitList(queue, 1, &gate, &after[2]), CL_SUCCESS);
+    ck_assert_int_eq(clFinish(queue), CL_SUCCESS);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_lt(status_of(after[i]), 0);
+        clReleaseEvent(after[i]);
+    }
+    ck_assert_uint_eq(back, 7); /* the read never ran */
+    /* A blocking read behind it: the spec's error at once. */
+    ck_assert_int_eq(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 4, &back, 1, &first, NULL),
+                     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    /* The queue still serves. */
+    ck_assert_int_eq(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, 4, &value, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, 4, &back, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_uint_eq(back, 42);
+    clReleaseEvent(first);
+    clReleaseEvent(gate);
+    clReleaseMemObject(m);
+}
+END_TEST
+
 /* ---- Markers and barriers ------------------------------------------------------------------ */
 
 START_TEST(test_markers_and_barriers_with_wait_lists)
@@ -528,6 +565,7 @@ int main(void)
     tcase_add_test(tc, test_user_event_gates_queue);
     tcase_add_test(tc, test_failed_user_event_fails_dependents);
     tcase_add_test(tc, test_failed_chain_released_early);
+    tcase_add_test(tc, test_commands_behind_a_failed_event_fail);
     tcase_add_test(tc, test_markers_and_barriers_with_wait_lists);
     tcase_add_test(tc, test_profiling_is_monotonic);
     tcase_add_test(tc, test_profiling_is_fetched_once_when_complete);
