@@ -683,10 +683,10 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
         NATIVE(l->user, clSetUserEventStatus)(l->user, user_status);
     aos_event_release_or_park(&d->parked, l->user);
     l->user = NULL;
-    /* Not released while it may still fail: PoCL frees a failed event on its last release even
-     * while a command's end still reaches it (test_api_fuzz aborted the daemon in 2-3 % of runs). */
-    if (l->app)
-        aos_event_release_or_park(&d->parked, l->app);
+    if (l->app && app_failed)
+        aos_event_release_or_park(&d->parked, l->app); /* failed: kept, like the user event */
+    else if (l->app)
+        NATIVE(l->app, clReleaseEvent)(l->app);
     l->app = NULL;
     pthread_mutex_lock(&admit_lock);
     admit_init_locked();

@@ -12,20 +12,6 @@ void aos_event_release_or_park(struct aos_event_park *p, cl_event ev)
         return;
     }
     pthread_mutex_lock(&p->lock);
-    if (p->count >= p->sweep_at) {
-        size_t left = 0;
-        for (size_t i = 0; i < p->count; i++) {
-            cl_int was = CL_INVALID_EVENT;
-            NATIVE(p->events[i], clGetEventInfo)(p->events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(was), &was,
-                                                 NULL);
-            if (was == CL_COMPLETE)
-                NATIVE(p->events[i], clReleaseEvent)(p->events[i]);
-            else
-                p->events[left++] = p->events[i];
-        }
-        p->count = left;
-        p->sweep_at = left * 2 > 64 ? left * 2 : 64;
-    }
     if (p->count == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 16;
         cl_event *grown = realloc(p->events, cap * sizeof(*grown));

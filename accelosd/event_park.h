@@ -17,14 +17,11 @@ struct aos_event_park {
     pthread_mutex_t lock;
     cl_event *events;
     size_t count, cap;
-    size_t sweep_at; /* count at which the events that have completed since are released */
 };
 
 #define AOS_EVENT_PARK_INIT {.lock = PTHREAD_MUTEX_INITIALIZER}
 
-/* Releases ev (one reference) when it completed successfully, else keeps it in p: a failed event
- * for good, a pending one until it completes successfully (released by a later call, which sweeps
- * p once its count has doubled). Any thread. */
+/* Releases ev (one reference) when it completed successfully, else keeps it in p. Any thread. */
 void aos_event_release_or_park(struct aos_event_park *p, cl_event ev);
 /* Events kept in p. */
 size_t aos_event_park_count(struct aos_event_park *p);

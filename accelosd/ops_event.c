@@ -27,7 +27,6 @@
 #include "accelos/log.h"
 #include "accelos/wire_event.h"
 #include "callback_token.h"
-#include "event_park.h"
 #include "launch.h"
 #include "logical.h"
 #include "mono_cond.h"
@@ -112,17 +111,13 @@ void aos_event_drop(struct aos_session *s, cl_event ev)
         kept_sweep(k);
 }
 
-/* Kept events of sessions that have ended: a failed one is never released (PoCL may still reach
- * it), a pending one once it has completed. */
-static struct aos_event_park outlived = AOS_EVENT_PARK_INIT;
-
 void aos_session_release_kept_events(struct aos_session *s)
 {
     struct aos_kept_events *k = s->kept_events;
     if (!k)
         return;
     for (uint32_t i = 0; i < k->count; i++)
-        aos_event_release_or_park(&outlived, k->events[i]);
+        NATIVE(k->events[i], clReleaseEvent)(k->events[i]);
     free(k->events);
     free(k);
     s->kept_events = NULL;

@@ -9,12 +9,10 @@
  *
  * It found a defect of PoCL 3.1 that the daemon now covers: a command enqueued behind an event that
  * has already failed never runs nor fails, so clFinish never returns (accelosd/standin.h). Under
- * the fair policy (AOS_API_FUZZ_POLICY=fair) it aborted the daemon in 2-17 % of runs of 12
- * applications of 150 steps: a PoCL worker's broadcast of an ended command reached a waiting event
- * already freed. The daemon now keeps the application's event of a logical launch, and a finished
- * session's pending or failed events, until they complete (forever when they failed). About 1 % of
- * such runs still abort in PoCL (an event run that was not submitted); not reproduced with one
- * application, not fixed, so ctest runs the native forwarding (fifo), where 25 runs were clean.
+ * the fair policy (AOS_API_FUZZ_POLICY=fair) it also aborts the daemon in 2-17 % of runs of 12
+ * applications of 150 steps, inside PoCL's event code (a PoCL worker's broadcast of an ended
+ * command reaches a waiting event already freed); not reproduced with one application, not fixed
+ * yet, so ctest runs the native forwarding (fifo), where 25 such runs were clean.
  *
  * AOS_API_FUZZ_SEED, _CLIENTS (processes, in rounds of three at once) and _STEPS replay or lengthen
  * a run; AOS_API_FUZZ_TRACE=1 prints every step of every client.
