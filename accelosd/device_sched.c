@@ -635,13 +635,6 @@ static void trace_end(const struct aos_logical *l)
     aos_trace_launch(&t);
 }
 
-static bool app_event_failed(cl_event app)
-{
-    cl_int status = CL_COMPLETE;
-    return app && NATIVE(app, clGetEventInfo)(app, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
-                                              NULL) == CL_SUCCESS && status < 0;
-}
-
 /* Completes the application's event (status CL_COMPLETE or an error) and stops scheduling l. */
 static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int status)
 {
@@ -678,7 +671,7 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
      * PoCL 3.1 then frees that event once released while it still waits on the user event, and
      * any status set on the user event reaches freed memory and aborts the daemon (test_fair_queue,
      * found by test_fuzz). The user event stays unset, parked. */
-    bool app_failed = l->gate_failed && (l->in_order || app_event_failed(l->app));
+    bool app_failed = l->gate_failed && (l->in_order || (l->app && aos_event_failed(l->app)));
     if (!app_failed)
         NATIVE(l->user, clSetUserEventStatus)(l->user, user_status);
     aos_event_release_or_park(&d->parked, l->user);

@@ -3,6 +3,14 @@
 
 #include <stdlib.h>
 
+bool aos_event_failed(cl_event ev)
+{
+    cl_int status = CL_COMPLETE;
+    return NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL) ==
+               CL_SUCCESS &&
+           status < 0;
+}
+
 void aos_event_release_or_park(struct aos_event_park *p, cl_event ev)
 {
     cl_int st = CL_INVALID_EVENT;

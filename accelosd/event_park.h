@@ -9,6 +9,7 @@
 #define ACCELOSD_EVENT_PARK_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "native.h"
@@ -21,6 +22,8 @@ struct aos_event_park {
 
 #define AOS_EVENT_PARK_INIT {.lock = PTHREAD_MUTEX_INITIALIZER}
 
+/* Whether ev has ended in failure (a negative execution status). Any thread. */
+bool aos_event_failed(cl_event ev);
 /* Releases ev (one reference) when it completed successfully, else keeps it in p. Any thread. */
 void aos_event_release_or_park(struct aos_event_park *p, cl_event ev);
 /* Events kept in p. */

@@ -27,6 +27,7 @@
 #include "accelos/log.h"
 #include "accelos/wire_event.h"
 #include "callback_token.h"
+#include "event_park.h"
 #include "launch.h"
 #include "logical.h"
 #include "mono_cond.h"
@@ -452,13 +453,9 @@ cl_int aos_reply_when_complete(struct aos_session *s, uint32_t slot, cl_event ev
 /* True when one of the events has already failed (a negative execution status). */
 static bool wait_list_failed(cl_event *events, cl_uint n)
 {
-    for (cl_uint i = 0; i < n; i++) {
-        cl_int status = CL_COMPLETE;
-        if (NATIVE(events[i], clGetEventInfo)(events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
-                                              NULL) == CL_SUCCESS &&
-            status < 0)
+    for (cl_uint i = 0; i < n; i++)
+        if (aos_event_failed(events[i]))
             return true;
-    }
     return false;
 }
 

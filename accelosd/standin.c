@@ -1,25 +1,16 @@
 /* Stand-ins for failed events in wait lists: see standin.h. */
 #include "standin.h"
 
-#include <stdbool.h>
 #include <stdlib.h>
 
 #include "event_park.h"
 
 static struct aos_event_park parked = AOS_EVENT_PARK_INIT;
 
-static bool event_failed(cl_event ev)
-{
-    cl_int status = CL_COMPLETE;
-    return NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL) ==
-               CL_SUCCESS &&
-           status < 0;
-}
-
 cl_int aos_standins_take(struct aos_standins *st, cl_context ctx, cl_event *wait, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        if (!event_failed(wait[i]))
+        if (!aos_event_failed(wait[i]))
             continue;
         if (st->n == st->cap) {
             uint32_t cap = st->cap ? st->cap * 2 : 4;

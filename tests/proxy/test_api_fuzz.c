@@ -130,16 +130,21 @@ static void CL_CALLBACK counted(cl_event ev, cl_int status, void *data)
 
 static int callbacks;
 
+/* Queue i of the application: 0 in order with profiling, 1 out of order (NULL when refused). */
+static cl_command_queue app_queue(struct app *a, int i)
+{
+    cl_queue_properties props[] = {
+        CL_QUEUE_PROPERTIES, i ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : CL_QUEUE_PROFILING_ENABLE, 0};
+    return clCreateCommandQueueWithProperties(a->ctx, aos_test_device(), props, NULL);
+}
+
 static bool app_setup(struct app *a)
 {
     cl_command_queue in_order;
     aos_test_context(&a->ctx, &in_order);
     cl_int err;
-    a->queues[0] = clCreateCommandQueueWithProperties(
-        a->ctx, aos_test_device(), (cl_queue_properties[]){CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0}, &err);
-    a->queues[1] = clCreateCommandQueueWithProperties(
-        a->ctx, aos_test_device(),
-        (cl_queue_properties[]){CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0}, &err);
+    a->queues[0] = app_queue(a, 0);
+    a->queues[1] = app_queue(a, 1);
     clReleaseCommandQueue(in_order);
     cl_program p = aos_test_build(a->ctx, src, NULL);
     if (!p || !a->queues[0] || !a->queues[1])
@@ -261,15 +266,10 @@ static void app_step(struct app *a, int step)
         /* The queue goes with whatever is in it (OpenCL finishes it first), a new one comes. */
         step_log(a, step, "replace a queue");
         int i = (int)below(2);
-        cl_int err;
         clReleaseCommandQueue(a->queues[i]);
-        a->queues[i] = clCreateCommandQueueWithProperties(
-            a->ctx, aos_test_device(),
-            (cl_queue_properties[]){CL_QUEUE_PROPERTIES,
-                                    i ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : CL_QUEUE_PROFILING_ENABLE, 0},
-            &err);
-        if (err != CL_SUCCESS)
-            a->queues[i] = clCreateCommandQueueWithProperties(a->ctx, aos_test_device(), NULL, &err);
+        a->queues[i] = app_queue(a, i);
+        if (!a->queues[i])
+            a->queues[i] = clCreateCommandQueueWithProperties(a->ctx, aos_test_device(), NULL, NULL);
         return;
     }
     }
