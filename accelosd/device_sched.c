@@ -672,9 +672,12 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
      * any status set on the user event reaches freed memory and aborts the daemon (test_fair_queue,
      * found by test_fuzz). The user event stays unset, parked. */
     bool app_failed = l->gate_failed && (l->in_order || (l->app && aos_event_failed(l->app)));
-    if (!app_failed)
-        NATIVE(l->user, clSetUserEventStatus)(l->user, user_status);
-    aos_event_release_or_park(&d->parked, l->user);
+    if (app_failed)
+        aos_event_release_or_park(&d->parked, l->user);
+    else if (user_status == CL_COMPLETE)
+        aos_status_apply(l->user, CL_COMPLETE, &d->parked);
+    else /* a failure spreads at once: only the client's service thread may start one */
+        aos_session_fail_user_event(l->s, l->user, user_status, &d->parked);
     l->user = NULL;
     if (l->app && app_failed)
         aos_event_release_or_park(&d->parked, l->app); /* failed: kept, like the user event */

@@ -3,19 +3,24 @@
 
 #include <stdlib.h>
 
+cl_int aos_event_exec_status(cl_event ev)
+{
+    cl_int status = CL_INVALID_EVENT;
+    if (NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL) !=
+        CL_SUCCESS)
+        return CL_INVALID_EVENT;
+    return status;
+}
+
 bool aos_event_failed(cl_event ev)
 {
-    cl_int status = CL_COMPLETE;
-    return NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL) ==
-               CL_SUCCESS &&
-           status < 0;
+    cl_int status = aos_event_exec_status(ev);
+    return status < 0 && status != CL_INVALID_EVENT;
 }
 
 void aos_event_release_or_park(struct aos_event_park *p, cl_event ev)
 {
-    cl_int st = CL_INVALID_EVENT;
-    NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL);
-    if (st == CL_COMPLETE) {
+    if (aos_event_exec_status(ev) == CL_COMPLETE) {
         NATIVE(ev, clReleaseEvent)(ev);
         return;
     }

@@ -22,6 +22,8 @@ struct aos_event_park {
 
 #define AOS_EVENT_PARK_INIT {.lock = PTHREAD_MUTEX_INITIALIZER}
 
+/* ev's execution status; CL_INVALID_EVENT when it cannot be read. Any thread. */
+cl_int aos_event_exec_status(cl_event ev);
 /* Whether ev has ended in failure (a negative execution status). Any thread. */
 bool aos_event_failed(cl_event ev);
 /* Releases ev (one reference) when it completed successfully, else keeps it in p. Any thread. */

@@ -151,11 +151,12 @@ bool aos_event_profiled(cl_event ev, cl_profiling_info what, uint64_t *out);
  * from an event it waited on, and a later status change of that one would touch freed memory.
  * Service thread only. */
 void aos_event_drop(struct aos_session *s, cl_event ev);
-/* Session teardown, before the handles are destroyed: fails the client's user events and unrun
- * host steps, then finishes every queue, so nothing the client enqueued is still pending (or
+/* Session teardown, before the handles are destroyed: fails the client's user events (released
+ * ones too) and unrun host steps, then finishes every queue, released ones too, so nothing the client enqueued is still pending (or
  * reading its region). */
 void aos_session_quiesce(struct aos_session *s);
-/* Session teardown, after the handles are destroyed: releases the events aos_event_drop kept. */
+/* Session teardown, after the handles are destroyed: releases the events aos_event_drop kept, a
+ * moment after the queues were finished, and the queues the client had released. */
 void aos_session_release_kept_events(struct aos_session *s);
 
 /* Real context of a client context id, or NULL. */

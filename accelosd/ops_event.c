@@ -17,7 +17,9 @@
  *     that one changes status later, PoCL touches freed memory and aborts the whole daemon. So
  *     the daemon never drops its last reference to an event that has not completed successfully
  *     (aos_event_drop keeps it), and at teardown it first drives every pending event of the
- *     session to an end (aos_session_quiesce) before releasing anything.
+ *     session to an end (aos_session_quiesce), on the queues the client released too
+ *     (queue_retire.h), and releases the kept events only a moment later: PoCL's clFinish returns
+ *     before the last command's end has reached the events behind it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -40,6 +42,9 @@
  * instead of waking it (WATCH_LINGER_POLLS x WATCH_POLL_NS = 1 s). */
 #define WATCH_POLL_NS 5000000
 #define WATCH_LINGER_POLLS 200
+/* How long the session's end waits, its queues finished, before it releases the events it kept:
+ * time for PoCL's workers to finish spreading the last ends (aos_session_release_kept_events). */
+#define KEPT_RELEASE_GRACE_NS 100000000
 
 struct event_extra {
     struct aos_session *s;
@@ -60,21 +65,12 @@ struct aos_kept_events {
     uint32_t sweep_at;       /* sweep for completed ones when count reaches this */
 };
 
-static cl_int event_status(cl_event ev)
-{
-    cl_int status = CL_INVALID_EVENT;
-    if (NATIVE(ev, clGetEventInfo)(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, NULL) !=
-        CL_SUCCESS)
-        return CL_INVALID_EVENT;
-    return status;
-}
-
 /* Releases the kept events that have completed successfully since. */
 static void kept_sweep(struct aos_kept_events *k)
 {
     uint32_t left = 0;
     for (uint32_t i = 0; i < k->count; i++) {
-        if (event_status(k->events[i]) == CL_COMPLETE)
+        if (aos_event_exec_status(k->events[i]) == CL_COMPLETE)
             NATIVE(k->events[i], clReleaseEvent)(k->events[i]);
         else
             k->events[left++] = k->events[i];
@@ -86,7 +82,7 @@ static void kept_sweep(struct aos_kept_events *k)
 
 void aos_event_drop(struct aos_session *s, cl_event ev)
 {
-    if (event_status(ev) == CL_COMPLETE) {
+    if (aos_event_exec_status(ev) == CL_COMPLETE) {
         NATIVE(ev, clReleaseEvent)(ev);
         return;
     }
@@ -115,13 +111,35 @@ void aos_event_drop(struct aos_session *s, cl_event ev)
 void aos_session_release_kept_events(struct aos_session *s)
 {
     struct aos_kept_events *k = s->kept_events;
-    if (!k)
-        return;
-    for (uint32_t i = 0; i < k->count; i++)
+    if ((k && k->count) || aos_retired_queues_count(&s->retired_queues)) {
+        /* PoCL 3.1 lets clFinish return once a queue's last command has ended, before that
+         * command's end has reached the events that waited on it: kept ones, or a released
+         * queue's failed barrier. */
+        struct timespec grace = {0, KEPT_RELEASE_GRACE_NS};
+        while (nanosleep(&grace, &grace) != 0 && errno == EINTR)
+            ;
+    }
+    for (uint32_t i = 0; k && i < k->count; i++)
         NATIVE(k->events[i], clReleaseEvent)(k->events[i]);
-    free(k->events);
-    free(k);
+    if (k) {
+        free(k->events);
+        free(k);
+    }
     s->kept_events = NULL;
+    aos_retired_queues_release(&s->retired_queues);
+    atomic_store(&s->released_queues_kept, 0);
+}
+
+/* A user event the client released before setting it: nobody can set it now. */
+static void quiesce_kept_user_events(struct aos_kept_events *k)
+{
+    for (uint32_t i = 0; k && i < k->count; i++) {
+        cl_command_type type = 0;
+        if (NATIVE(k->events[i], clGetEventInfo)(k->events[i], CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL) ==
+                CL_SUCCESS &&
+            type == CL_COMMAND_USER && aos_event_exec_status(k->events[i]) > CL_COMPLETE)
+            NATIVE(k->events[i], clSetUserEventStatus)(k->events[i], CL_OUT_OF_RESOURCES);
+    }
 }
 
 static void quiesce_event(struct aos_handle *h, void *ctx)
@@ -129,7 +147,7 @@ static void quiesce_event(struct aos_handle *h, void *ctx)
     (void)ctx;
     struct event_extra *x = h->extra;
     bool pending_user = x && (x->user || (x->host_step && !x->host_step_done));
-    if (pending_user && event_status(h->object) > CL_COMPLETE)
+    if (pending_user && aos_event_exec_status(h->object) > CL_COMPLETE)
         NATIVE(h->object, clSetUserEventStatus)(h->object, CL_OUT_OF_RESOURCES);
     if (x && x->host_step)
         x->host_step_done = true;
@@ -144,9 +162,11 @@ static void quiesce_queue(struct aos_handle *h, void *ctx)
 void aos_session_quiesce(struct aos_session *s)
 {
     /* The client is gone: whatever waits for its user events or host steps fails, and then every
-     * command of its queues has ended, one way or the other. */
+     * command of its queues, released ones included, has ended one way or the other. */
     aos_handles_for_each(&s->handles, AOS_OBJ_EVENT, quiesce_event, NULL);
+    quiesce_kept_user_events(s->kept_events);
     aos_handles_for_each(&s->handles, AOS_OBJ_QUEUE, quiesce_queue, NULL);
+    aos_retired_queues_finish(&s->retired_queues);
 }
 
 /* ---- Completion watcher -------------------------------------------------------------------- */
@@ -186,7 +206,7 @@ static void watch_fire(struct done_watch *w, cl_int status)
  * for a status: the event's own status is the truth. */
 static cl_int callback_status(cl_event ev, cl_int status)
 {
-    cl_int now = event_status(ev);
+    cl_int now = aos_event_exec_status(ev);
     return now < 0 ? now : status;
 }
 
@@ -215,7 +235,7 @@ static void *watcher_main(void *arg)
         struct done_watch *ended = NULL;
         for (struct done_watch **p = &watcher.head; *p;) {
             struct done_watch *w = *p;
-            w->status = atomic_load(&w->fired) ? CL_COMPLETE : event_status(w->ev);
+            w->status = atomic_load(&w->fired) ? CL_COMPLETE : aos_event_exec_status(w->ev);
             if (w->status <= CL_COMPLETE) {
                 *p = w->next;
                 w->next = ended;
@@ -358,7 +378,7 @@ bool aos_event_status_override(struct aos_session *s, uint64_t id, cl_int *statu
     /* A solo launch's user event is set by the command's end a moment later: after a clFinish
      * the command's own status is the true one. */
     if (x->solo && x->profiling) {
-        *status = event_status(x->profiling);
+        *status = aos_event_exec_status(x->profiling);
         return true;
     }
     return false;

@@ -5,11 +5,16 @@
 #include <stdlib.h>
 
 #include "ops.h"
+#include "queue_retire.h"
 #include "vendor.h"
 
+/* extra: the session. The client has released the queue; the daemon keeps it while commands may
+ * still be in it (queue_retire.h). */
 static void queue_dtor(struct aos_handle *h)
 {
-    NATIVE(h->object, clReleaseCommandQueue)(h->object);
+    struct aos_session *s = h->extra;
+    aos_retired_queues_add(&s->retired_queues, h->object);
+    atomic_store(&s->released_queues_kept, aos_retired_queues_count(&s->retired_queues));
 }
 
 /* A device-side queue on a device that has none is the spec's CL_INVALID_QUEUE_PROPERTIES, checked
@@ -64,7 +69,7 @@ static int op_create_queue(struct aos_session *s, uint32_t slot, const void *pay
         q = NATIVE(ctx, clCreateCommandQueueWithProperties)(ctx, d->device, n ? props : NULL, &err);
     else
         q = NATIVE(ctx, clCreateCommandQueue)(ctx, d->device, legacy, &err);
-    if (err == CL_SUCCESS && aos_handles_add(&s->handles, r->id, AOS_OBJ_QUEUE, q, NULL) < 0) {
+    if (err == CL_SUCCESS && aos_handles_add(&s->handles, r->id, AOS_OBJ_QUEUE, q, s) < 0) {
         NATIVE(q, clReleaseCommandQueue)(q);
         return -EPROTO;
     }

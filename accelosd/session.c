@@ -67,11 +67,13 @@ struct aos_session *aos_session_new(int sock, pid_t pid, uid_t uid, bool shared_
     }
     atomic_init(&s->refs, 1);
     atomic_init(&s->dead, false);
+    atomic_init(&s->attention, false);
     s->serial = atomic_fetch_add(&next_serial, 1);
     s->sock = sock;
     s->pid = pid;
     s->uid = uid;
     pthread_mutex_init(&s->note_lock, NULL);
+    aos_status_mailbox_init(&s->statuses);
     aos_region_ring(&s->region, &s->req, &s->note, 1);
     aos_handles_init(&s->handles);
     *region_fd = fd;
@@ -92,8 +94,18 @@ void aos_session_unref(struct aos_session *s)
     }
     free(s->note_backlog);
     pthread_mutex_destroy(&s->note_lock);
+    pthread_mutex_destroy(&s->statuses.lock);
     free(s->msg);
     free(s);
+}
+
+/* Wakes the service thread if it sleeps on the request ring, or keeps it from falling asleep. */
+static void wake_service(struct aos_session *s)
+{
+    atomic_store(&s->attention, true);
+    struct aos_region_header *shared = aos_region_shared_header(&s->region);
+    atomic_fetch_add(&shared->req.doorbell, 1);
+    aos_futex_wake(&shared->req.doorbell, 1);
 }
 
 void aos_session_kill(struct aos_session *s, const char *why)
@@ -101,10 +113,16 @@ void aos_session_kill(struct aos_session *s, const char *why)
     bool was_dead = atomic_exchange(&s->dead, true);
     if (!was_dead)
         aos_log(AOS_LOG_INFO, "session", "client %llu (pid %d): %s", (unsigned long long)s->serial, (int)s->pid, why);
-    /* Wake the service thread if it sleeps on the request ring. */
-    struct aos_region_header *shared = aos_region_shared_header(&s->region);
-    atomic_fetch_add(&shared->req.doorbell, 1);
-    aos_futex_wake(&shared->req.doorbell, 1);
+    wake_service(s);
+}
+
+void aos_session_fail_user_event(struct aos_session *s, cl_event ev, cl_int status, struct aos_event_park *park)
+{
+    if (!aos_status_mailbox_post(&s->statuses, ev, status, park)) {
+        aos_status_apply(ev, status, park);
+        return;
+    }
+    wake_service(s);
 }
 
 void *aos_reply_payload(struct aos_session *s, uint32_t slot, uint32_t *cap)
@@ -238,6 +256,8 @@ static void *service_main(void *arg)
     uint32_t cap = s->region.layout.req_size / 2;
     uint64_t idle_since = 0;
     while (!atomic_load(&s->dead)) {
+        if (atomic_exchange(&s->attention, false))
+            aos_status_mailbox_apply(&s->statuses);
         int size = aos_ring_pop(&s->req, s->msg, cap);
         if (size < 0) {
             aos_session_kill(s, "sent a malformed request ring");
@@ -255,7 +275,7 @@ static void *service_main(void *arg)
         if (has_backlog(s)) {
             note_flush_backlog(s);
             /* The client reads notifications on its own schedule; poll gently for room. */
-            aos_ring_wait_data_unless(&s->req, 1000000, &s->dead);
+            aos_ring_wait_data_unless(&s->req, 1000000, &s->attention);
             continue;
         }
         uint64_t now = aos_now_ns();
@@ -263,17 +283,19 @@ static void *service_main(void *arg)
             idle_since = now;
         if (now - idle_since < AOS_SERVICE_SPIN_NS)
             continue;
-        aos_ring_wait_data_unless(&s->req, -1, &s->dead); /* a kill racing with this sleep ends it */
+        /* A kill or a posted status racing with this sleep ends it. */
+        aos_ring_wait_data_unless(&s->req, -1, &s->attention);
         idle_since = 0;
     }
     aos_log(AOS_LOG_DEBUG, "session", "client %llu: releasing its objects", (unsigned long long)s->serial);
     aos_device_sched_poke(); /* its launches stop at their next wave boundary */
+    aos_status_mailbox_close(&s->statuses); /* nothing enqueues for the client from here on */
     aos_session_quiesce(s);
     aos_handles_destroy(&s->handles);
-    aos_session_release_kept_events(s);
     aos_standins_free(&s->standins);
     aos_solo_client_gone(s); /* a client that left contends with nobody */
     aos_device_sched_client_gone(s->serial);
+    aos_session_release_kept_events(s); /* may wait a moment: last, once the others can move on */
     aos_server_session_ended(s);
     aos_session_unref(s);
     return NULL;

@@ -19,6 +19,8 @@
 #include "accelos/region.h"
 #include "handles.h"
 #include "native.h"
+#include "queue_retire.h"
+#include "status_mailbox.h"
 #include "standin.h"
 
 struct aos_note_queue;
@@ -28,6 +30,7 @@ struct aos_arena;
 struct aos_session {
     _Atomic int refs;
     _Atomic bool dead;      /* peer hung up or violated the protocol */
+    _Atomic bool attention; /* the service thread must look: a kill, or a posted status */
     uint64_t serial;        /* for logs and status */
     int sock;
     pid_t pid;
@@ -40,6 +43,9 @@ struct aos_session {
     struct aos_handle_table handles;
     struct aos_arena *arena; /* shared-buffer arena (arena.h), NULL when the client has none */
     struct aos_kept_events *kept_events; /* see aos_event_drop (ops_event.c); service thread only */
+    struct aos_retired_queues retired_queues; /* released by the client (queue_retire.h); service thread only */
+    _Atomic uint32_t released_queues_kept;    /* its count, for the status report */
+    struct aos_status_mailbox statuses; /* user-event failures from other threads (status_mailbox.h) */
     struct aos_standins standins; /* of the request being handled (standin.h); service thread only */
     uint8_t *msg;           /* private copy of the message being handled */
     pthread_t thread;
@@ -63,6 +69,10 @@ void aos_session_ref(struct aos_session *s);
 void aos_session_unref(struct aos_session *s);
 /* Marks the peer gone and wakes the service thread (from the monitor or on a protocol error). */
 void aos_session_kill(struct aos_session *s, const char *why);
+/* Any thread but the service thread: fails the client's user event ev with status (an error) on the
+ * service thread, between requests (status_mailbox.h), then releases it or parks it in park (NULL:
+ * releases). Takes over the caller's reference. */
+void aos_session_fail_user_event(struct aos_session *s, cl_event ev, cl_int status, struct aos_event_park *park);
 
 /* ---- Replies (any thread) --------------------------------------------------------------- */
 

@@ -213,15 +213,18 @@ static uint64_t solo_ran_ns(const struct aos_solo_claim *c, cl_event ev)
     return c->behind_own || !ev ? 0 : aos_now_ns() - c->claimed_ns;
 }
 
-/* Sets the application's user event, once: status CL_COMPLETE or an error. */
-static void fate_settle(struct aos_solo_fate *f, cl_int status)
+/* Sets the application's user event, once: status CL_COMPLETE or an error, which s's service
+ * thread sets (status_mailbox.h). */
+static void fate_settle(struct aos_solo_fate *f, struct aos_session *s, cl_int status)
 {
     if (!f || atomic_exchange(&f->settled, true))
         return;
-    if (status != CL_COMPLETE)
+    if (status != CL_COMPLETE) {
         atomic_store(&f->failed, status);
-    NATIVE(f->user, clSetUserEventStatus)(f->user, status);
-    aos_event_release_or_park(&parked, f->user);
+        aos_session_fail_user_event(s, f->user, status, &parked);
+    } else {
+        aos_status_apply(f->user, CL_COMPLETE, &parked);
+    }
     f->user = NULL;
 }
 
@@ -235,7 +238,7 @@ void aos_solo_fate_unref(struct aos_solo_fate *f)
     if (!f || atomic_fetch_sub(&f->refs, 1) != 1)
         return;
     if (f->user) /* never settled: only when the launch could not be watched at all */
-        fate_settle(f, CL_COMPLETE);
+        fate_settle(f, NULL, CL_COMPLETE);
     free(f);
 }
 
@@ -287,7 +290,7 @@ static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
         d->owner = 0;
     bool last = !d->inflight;
     pthread_mutex_unlock(&solo_lock);
-    fate_settle(c->fate, user_status_for(c, status));
+    fate_settle(c->fate, c->s, user_status_for(c, status));
     if (c->held)
         aos_device_sched_held_solo_ended(c->device, c->client, c->claimed_ns, ran);
     else if (last)
@@ -327,7 +330,7 @@ static void watch_check(struct aos_solo_claim *c, uint64_t now)
     pthread_mutex_lock(&solo_lock);
     mark_unpredictable_locked(c->code_key);
     pthread_mutex_unlock(&solo_lock);
-    fate_settle(c->fate, user_status_for(c, RUNAWAY_STATUS));
+    fate_settle(c->fate, c->s, user_status_for(c, RUNAWAY_STATUS));
 }
 
 static void *watch_main(void *arg)

@@ -1,0 +1,73 @@
+/* Retired queues: see queue_retire.h. */
+#include "queue_retire.h"
+
+#include <stdlib.h>
+
+#include "accelos/log.h"
+#include "event_park.h"
+
+#define RETIRED_CAP_MIN 8
+
+/* Releases the queues whose barrier has completed: every command before it ended well, so nothing
+ * in them can reach a kept event any more. A failed barrier stays until the session's end (a
+ * failed event, ops_event.c), and its queue with it. The list holds only queues released with
+ * work in them: short, so each release sweeps it. */
+static void sweep(struct aos_retired_queues *r)
+{
+    uint32_t left = 0;
+    for (uint32_t i = 0; i < r->count; i++) {
+        struct aos_retired_queue *q = &r->items[i];
+        if (q->drained && aos_event_exec_status(q->drained) == CL_COMPLETE) {
+            NATIVE(q->drained, clReleaseEvent)(q->drained);
+            NATIVE(q->queue, clReleaseCommandQueue)(q->queue);
+        } else {
+            r->items[left++] = *q;
+        }
+    }
+    r->count = left;
+}
+
+void aos_retired_queues_add(struct aos_retired_queues *r, cl_command_queue q)
+{
+    sweep(r);
+    if (r->count == r->cap) {
+        uint32_t cap = r->cap ? r->cap * 2 : RETIRED_CAP_MIN;
+        struct aos_retired_queue *grown = realloc(r->items, cap * sizeof(*grown));
+        if (!grown) {
+            /* Out of memory: leaking the queue is safe, releasing it may not be. */
+            aos_log(AOS_LOG_WARN, "queue", "cannot keep a released queue; leaking it");
+            return;
+        }
+        r->items = grown;
+        r->cap = cap;
+    }
+    cl_event drained = NULL;
+    /* A barrier: on an out-of-order queue it must come after every command. */
+    if (NATIVE(q, clEnqueueBarrierWithWaitList)(q, 0, NULL, &drained) != CL_SUCCESS)
+        drained = NULL;
+    else
+        NATIVE(q, clFlush)(q);
+    r->items[r->count++] = (struct aos_retired_queue){.queue = q, .drained = drained};
+}
+
+uint32_t aos_retired_queues_count(const struct aos_retired_queues *r)
+{
+    return r->count;
+}
+
+void aos_retired_queues_finish(struct aos_retired_queues *r)
+{
+    for (uint32_t i = 0; i < r->count; i++)
+        NATIVE(r->items[i].queue, clFinish)(r->items[i].queue);
+}
+
+void aos_retired_queues_release(struct aos_retired_queues *r)
+{
+    for (uint32_t i = 0; i < r->count; i++) {
+        if (r->items[i].drained)
+            NATIVE(r->items[i].drained, clReleaseEvent)(r->items[i].drained);
+        NATIVE(r->items[i].queue, clReleaseCommandQueue)(r->items[i].queue);
+    }
+    free(r->items);
+    *r = (struct aos_retired_queues){0};
+}

@@ -1,0 +1,37 @@
+/*
+ * Queues the client has released. Commands may still be in such a queue, and an event the client
+ * kept may wait on them (ops_event.c keeps failed events until the session ends); PoCL 3.1 frees a
+ * failed event while a command it waited on can still reach it, so the session's end must first
+ * see every command of every queue ended, released ones included. The daemon therefore keeps its
+ * reference to a released queue, with a barrier behind its last command, until that barrier has
+ * completed; at the session's end it finishes those still kept.
+ * Service thread only.
+ */
+#ifndef ACCELOSD_QUEUE_RETIRE_H
+#define ACCELOSD_QUEUE_RETIRE_H
+
+#include <stdint.h>
+
+#include "native.h"
+
+struct aos_retired_queue {
+    cl_command_queue queue;
+    cl_event drained; /* barrier behind the queue's last command; NULL when none could be enqueued */
+};
+
+struct aos_retired_queues {
+    struct aos_retired_queue *items;
+    uint32_t count, cap;
+};
+
+/* Takes over the daemon's reference to q, which the client has released; first releases the kept
+ * queues whose commands have all completed. */
+void aos_retired_queues_add(struct aos_retired_queues *r, cl_command_queue q);
+/* Queues kept now (the last one released may be empty: its barrier has not run yet). */
+uint32_t aos_retired_queues_count(const struct aos_retired_queues *r);
+/* Session teardown: waits until every kept queue has run or failed all its commands. */
+void aos_retired_queues_finish(struct aos_retired_queues *r);
+/* Session teardown, once nothing can reach their events: releases every kept queue. */
+void aos_retired_queues_release(struct aos_retired_queues *r);
+
+#endif
