@@ -4,7 +4,6 @@
 
 #include "accelos/log.h"
 #include "ops.h"
-#include "standin.h"
 
 #define OPCODE_LIMIT 0x0900u
 
@@ -53,7 +52,6 @@ int aos_dispatch(struct aos_session *s, const void *msg, uint32_t size)
         return -EPROTO;
     }
     int rc = e->fn(s, hdr->slot, hdr + 1, len);
-    aos_standins_fail(&s->standins); /* its command is enqueued (or refused) by now */
     if (rc < 0)
         aos_log(AOS_LOG_WARN, "dispatch", "client %llu: %s (0x%x): rejected as malformed",
                 (unsigned long long)s->serial, e->name ? e->name : "?", hdr->opcode);

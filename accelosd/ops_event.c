@@ -35,7 +35,6 @@
 #include "mono_cond.h"
 #include "ops.h"
 #include "solo.h"
-#include "standin.h"
 
 /* How often the watcher polls the status of pending events it watches, and how many polls it
  * goes on with after its list has emptied: launch after launch, each one's watch finds it polling
@@ -516,16 +515,16 @@ cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_
         }
         e->num_wait = h->num_wait;
         if (wait_list_failed(e->wait, e->num_wait)) {
-            /* PoCL would never run nor fail the command (standin.h). For a blocking command, the
-             * spec's answer; the others wait on stand-ins, failed once they are enqueued. */
-            cl_int err = e->blocking ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-                                     : aos_standins_take(&s->standins, e->context, e->wait, e->num_wait);
-            if (err != CL_SUCCESS) {
-                free(e->wait);
-                e->wait = NULL;
-                e->num_wait = 0;
-                return err;
-            }
+            /* The command fails here, never enqueued, its event with the spec's status. PoCL 3.1
+             * would neither run nor fail it: linked behind an event whose failure has already
+             * spread, it waits forever, and clFinish with it. (A user event failed after the
+             * enqueue instead, as until session 38, races with a completion of the command's other
+             * dependencies: docs/architecture.md section 7.) Failures start only on this thread
+             * (status_mailbox.h), so none can start between this check and the enqueue. */
+            free(e->wait);
+            e->wait = NULL;
+            e->num_wait = 0;
+            return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
         }
     }
     return CL_SUCCESS;

@@ -292,7 +292,6 @@ static void *service_main(void *arg)
     aos_status_mailbox_close(&s->statuses); /* nothing enqueues for the client from here on */
     aos_session_quiesce(s);
     aos_handles_destroy(&s->handles);
-    aos_standins_free(&s->standins);
     aos_solo_client_gone(s); /* a client that left contends with nobody */
     aos_device_sched_client_gone(s->serial);
     aos_session_release_kept_events(s); /* may wait a moment: last, once the others can move on */

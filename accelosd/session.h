@@ -21,7 +21,6 @@
 #include "native.h"
 #include "queue_retire.h"
 #include "status_mailbox.h"
-#include "standin.h"
 
 struct aos_note_queue;
 struct aos_kept_events;
@@ -46,7 +45,6 @@ struct aos_session {
     struct aos_retired_queues retired_queues; /* released by the client (queue_retire.h); service thread only */
     _Atomic uint32_t released_queues_kept;    /* its count, for the status report */
     struct aos_status_mailbox statuses; /* user-event failures from other threads (status_mailbox.h) */
-    struct aos_standins standins; /* of the request being handled (standin.h); service thread only */
     uint8_t *msg;           /* private copy of the message being handled */
     pthread_t thread;
     uint64_t bytes_allocated; /* device memory the client holds (buffers and images) */

@@ -122,6 +122,7 @@ void *aos_object_new_with_id(uint32_t type, size_t size, uint64_t id, void (*cle
     o->cleanup = cleanup;
     atomic_init(&o->refs, 1);
     atomic_init(&o->holds, 0);
+    atomic_init(&o->destroyed, false);
     if (!registry_add(o)) {
         free(o);
         return NULL;
@@ -148,10 +149,19 @@ static void destroy(struct aos_object *o)
     free(old);
 }
 
+/* The application's last release and a notification thread's last unhold can both find refs and
+ * holds at zero (test_api_fuzz found the double free): one of them destroys. The quarantine keeps
+ * o readable for the other. */
+static void destroy_once(struct aos_object *o)
+{
+    if (!atomic_exchange(&o->destroyed, true))
+        destroy(o);
+}
+
 static void maybe_destroy(struct aos_object *o)
 {
     if (atomic_load(&o->refs) == 0 && atomic_load(&o->holds) == 0)
-        destroy(o);
+        destroy_once(o);
 }
 
 bool aos_object_get(void *handle)
@@ -181,7 +191,7 @@ void aos_object_unhold(void *handle)
 {
     struct aos_object *o = handle;
     if (atomic_fetch_sub(&o->holds, 1) == 1 && atomic_load(&o->refs) == 0)
-        destroy(o);
+        destroy_once(o);
 }
 
 static void mirror(uint32_t opcode, const struct aos_object *o)

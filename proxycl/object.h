@@ -35,6 +35,7 @@ struct aos_object {
     uint64_t id;                     /* wire id */
     _Atomic uint32_t refs;
     _Atomic uint32_t holds;
+    _Atomic bool destroyed;          /* the last release and the last unhold may both see zero */
     void (*cleanup)(struct aos_object *obj); /* frees type-specific parts, drops holds on parents */
 };
 

@@ -8,12 +8,12 @@
  * service.
  *
  * It found a defect of PoCL 3.1 that the daemon now covers: a command enqueued behind an event that
- * has already failed never runs nor fails, so clFinish never returns (accelosd/standin.h). Under
- * the fair policy it also aborted the daemon in 11 of 300 runs of 12 applications of 150 steps:
- * the session's end released failed events that commands on queues the client had released could
- * still reach (accelosd/queue_retire.h, test_session_end). What is left is PoCL's own: a command
- * ended twice when a failure and a completion reach it at once, in about 0.5-1 % of such runs under
- * either policy (docs/architecture.md, section 7), so ctest runs a shorter mix.
+ * has already failed never runs nor fails, so clFinish never returns (aos_enqueue_parse). Under
+ * the fair policy it also aborted the daemon in 11 of 300 runs of 12 applications of 150 steps,
+ * through the session's end (accelosd/queue_retire.h, test_session_end) and through failures that
+ * met completions of other threads; none in 600 runs since. What is left is PoCL's own: a command
+ * ended twice when a failure and a completion reach it at once (docs/architecture.md, section 7),
+ * so ctest runs a shorter mix, under each policy (test_api_fuzz_fair).
  *
  * AOS_API_FUZZ_SEED, _CLIENTS (processes, in rounds of three at once) and _STEPS replay or lengthen
  * a run; AOS_API_FUZZ_TRACE=1 prints every step of every client.
