@@ -65,12 +65,31 @@ static long long released_queues(void)
     return aos_test_status_count(getpid(), "released-queues");
 }
 
-/* Releases a new, empty queue of ctx. */
-static void release_empty_queue(cl_context ctx)
+/* The count once the daemon has taken the releases sent so far (they travel asynchronously): it
+ * is polled until it is want, for at most 2 s. */
+static long long released_queues_settle(long long want)
 {
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, aos_test_device(), NULL, NULL);
-    ck_assert_ptr_nonnull(q);
-    ck_assert_int_eq(clReleaseCommandQueue(q), CL_SUCCESS);
+    long long kept = released_queues();
+    for (int i = 0; i < 200 && kept != want; i++) {
+        usleep(10000);
+        kept = released_queues();
+    }
+    return kept;
+}
+
+/* Releases new, empty queues of ctx until the daemon keeps want released queues (at most 100):
+ * each release first lets go of the kept queues whose work has ended, and an empty queue's own
+ * barrier runs a moment after its release. */
+static long long release_empty_queues_until(cl_context ctx, long long want)
+{
+    long long kept = -1;
+    for (int i = 0; i < 100 && kept != want; i++) {
+        cl_command_queue q = clCreateCommandQueueWithProperties(ctx, aos_test_device(), NULL, NULL);
+        ck_assert_ptr_nonnull(q);
+        ck_assert_int_eq(clReleaseCommandQueue(q), CL_SUCCESS);
+        kept = i < 99 ? released_queues_settle(want) : released_queues();
+    }
+    return kept;
 }
 
 START_TEST(test_released_queue_is_kept_until_its_work_ends)
@@ -84,22 +103,14 @@ START_TEST(test_released_queue_is_kept_until_its_work_ends)
     cl_event marker;
     ck_assert_int_eq(clEnqueueMarkerWithWaitList(q, 1, &user, &marker), CL_SUCCESS);
     ck_assert_int_eq(clReleaseCommandQueue(q), CL_SUCCESS);
-    ck_assert_int_eq(released_queues(), 1);
-    /* An empty queue released later goes once its barrier has run; the busy one stays. */
-    release_empty_queue(ctx);
-    usleep(50000);
-    release_empty_queue(ctx);
-    ck_assert_int_eq(released_queues(), 2);
-    /* Its work ends: the next release lets it go. */
+    ck_assert_int_eq(released_queues_settle(1), 1);
+    /* Empty queues released later go; the busy one stays: never fewer than two. */
+    ck_assert_int_eq(release_empty_queues_until(ctx, 2), 2);
+    ck_assert_int_gt(aos_test_event_status(marker), CL_COMPLETE); /* still waits for the user event */
+    /* Its work ends: a later release lets it go. */
     ck_assert_int_eq(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
     ck_assert_int_eq(clWaitForEvents(1, &marker), CL_SUCCESS);
-    long long kept = -1;
-    for (int i = 0; i < 100 && kept != 1; i++) {
-        usleep(10000);
-        release_empty_queue(ctx);
-        kept = released_queues();
-    }
-    ck_assert_int_eq(kept, 1);
+    ck_assert_int_eq(release_empty_queues_until(ctx, 1), 1);
     clReleaseEvent(marker);
     clReleaseEvent(user);
     clReleaseContext(ctx);
