@@ -110,6 +110,15 @@ void aos_event_drop(struct aos_session *s, cl_event ev)
 void aos_session_release_kept_events(struct aos_session *s)
 {
     struct aos_kept_events *k = s->kept_events;
+    if (s->released_queue_undrained) {
+        /* Something may still reach them: leaking the references is safe, releasing them not. */
+        if (k) {
+            free(k->events);
+            free(k);
+        }
+        s->kept_events = NULL;
+        return;
+    }
     if ((k && k->count) || aos_retired_queues_count(&s->retired_queues)) {
         /* PoCL 3.1 lets clFinish return once a queue's last command has ended, before that
          * command's end has reached the events that waited on it: kept ones, or a released
@@ -165,7 +174,7 @@ void aos_session_quiesce(struct aos_session *s)
     aos_handles_for_each(&s->handles, AOS_OBJ_EVENT, quiesce_event, NULL);
     quiesce_kept_user_events(s->kept_events);
     aos_handles_for_each(&s->handles, AOS_OBJ_QUEUE, quiesce_queue, NULL);
-    aos_retired_queues_finish(&s->retired_queues);
+    s->released_queue_undrained = !aos_retired_queues_finish(&s->retired_queues);
 }
 
 /* ---- Completion watcher -------------------------------------------------------------------- */

@@ -2,6 +2,7 @@
 #include "queue_retire.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "accelos/log.h"
 #include "event_park.h"
@@ -55,10 +56,29 @@ uint32_t aos_retired_queues_count(const struct aos_retired_queues *r)
     return r->count;
 }
 
-void aos_retired_queues_finish(struct aos_retired_queues *r)
+/* How long the session's end waits for a released queue's barrier. PoCL 3.1 may never run a
+ * command linked behind an event whose failure has already spread (ops_event.c): an unbounded
+ * clFinish could hold the session, and all it owns, for good. */
+#define RETIRED_DRAIN_WAIT_NS 2000000000ull
+#define RETIRED_DRAIN_POLL_NS 1000000
+
+bool aos_retired_queues_finish(struct aos_retired_queues *r)
 {
-    for (uint32_t i = 0; i < r->count; i++)
-        NATIVE(r->items[i].queue, clFinish)(r->items[i].queue);
+    bool drained = true;
+    for (uint32_t i = 0; i < r->count; i++) {
+        cl_event b = r->items[i].drained;
+        uint64_t waited = 0;
+        while (b && aos_event_exec_status(b) > CL_COMPLETE && waited < RETIRED_DRAIN_WAIT_NS) {
+            struct timespec poll = {0, RETIRED_DRAIN_POLL_NS};
+            nanosleep(&poll, NULL);
+            waited += RETIRED_DRAIN_POLL_NS;
+        }
+        if (!b || aos_event_exec_status(b) > CL_COMPLETE) {
+            aos_log(AOS_LOG_WARN, "queue", "a released queue did not drain; its events are kept for good");
+            drained = false;
+        }
+    }
+    return drained;
 }
 
 void aos_retired_queues_release(struct aos_retired_queues *r)

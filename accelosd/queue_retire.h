@@ -10,6 +10,7 @@
 #ifndef ACCELOSD_QUEUE_RETIRE_H
 #define ACCELOSD_QUEUE_RETIRE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "native.h"
@@ -29,8 +30,9 @@ struct aos_retired_queues {
 void aos_retired_queues_add(struct aos_retired_queues *r, cl_command_queue q);
 /* Queues kept now (the last one released may be empty: its barrier has not run yet). */
 uint32_t aos_retired_queues_count(const struct aos_retired_queues *r);
-/* Session teardown: waits until every kept queue has run or failed all its commands. */
-void aos_retired_queues_finish(struct aos_retired_queues *r);
+/* Session teardown: waits until every kept queue has run or failed all its commands, for at most
+ * 2 s each. False when one has not: nothing it may reach can be released then. */
+bool aos_retired_queues_finish(struct aos_retired_queues *r);
 /* Session teardown, once nothing can reach their events: releases every kept queue. */
 void aos_retired_queues_release(struct aos_retired_queues *r);
 
