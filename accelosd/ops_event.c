@@ -110,16 +110,8 @@ void aos_event_drop(struct aos_session *s, cl_event ev)
 void aos_session_release_kept_events(struct aos_session *s)
 {
     struct aos_kept_events *k = s->kept_events;
-    if (s->released_queue_undrained) {
-        /* Something may still reach them: leaking the references is safe, releasing them not. */
-        if (k) {
-            free(k->events);
-            free(k);
-        }
-        s->kept_events = NULL;
-        return;
-    }
-    if ((k && k->count) || aos_retired_queues_count(&s->retired_queues)) {
+    bool release = !s->released_queue_undrained; /* else something may still reach them: leak */
+    if (release && ((k && k->count) || aos_retired_queues_count(&s->retired_queues))) {
         /* PoCL 3.1 lets clFinish return once a queue's last command has ended, before that
          * command's end has reached the events that waited on it: kept ones, or a released
          * queue's failed barrier. */
@@ -127,14 +119,14 @@ void aos_session_release_kept_events(struct aos_session *s)
         while (nanosleep(&grace, &grace) != 0 && errno == EINTR)
             ;
     }
-    for (uint32_t i = 0; k && i < k->count; i++)
+    for (uint32_t i = 0; release && k && i < k->count; i++)
         NATIVE(k->events[i], clReleaseEvent)(k->events[i]);
     if (k) {
         free(k->events);
         free(k);
     }
     s->kept_events = NULL;
-    aos_retired_queues_release(&s->retired_queues);
+    aos_retired_queues_release(&s->retired_queues, release);
     atomic_store(&s->released_queues_kept, 0);
 }
 

@@ -81,9 +81,9 @@ bool aos_retired_queues_finish(struct aos_retired_queues *r)
     return drained;
 }
 
-void aos_retired_queues_release(struct aos_retired_queues *r)
+void aos_retired_queues_release(struct aos_retired_queues *r, bool release)
 {
-    for (uint32_t i = 0; i < r->count; i++) {
+    for (uint32_t i = 0; release && i < r->count; i++) {
         if (r->items[i].drained)
             NATIVE(r->items[i].drained, clReleaseEvent)(r->items[i].drained);
         NATIVE(r->items[i].queue, clReleaseCommandQueue)(r->items[i].queue);
