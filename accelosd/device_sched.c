@@ -118,6 +118,12 @@ struct device_sched {
     bool have_model;
     uint64_t next_arrival;
     uint64_t waves_started;
+    uint64_t waves_cut; /* waves told to stop early (cut_send) */
+    _Atomic uint64_t cut_wave_client; /* client of the running cuttable wave; 0: none */
+    _Atomic uint64_t cut_check_at_ns; /* the scheduler thread steps by then (cut_for_gated); 0: no need */
+    uint64_t cut_wanted_by;           /* under lock: a client whose command waits (cut_for_command) */
+    uint64_t cut_command_client;      /* a client whose command waits, not behind enough yet ... */
+    const struct aos_logical *cut_command_wave; /* ... behind this wave's launch (identity only) */
     uint64_t compile_seen_ns; /* the last step that saw a wave running that may compile its code */
     struct estimate estimates[ESTIMATES]; /* written under estimates_lock, read by solo launches */
     pthread_mutex_t estimates_lock;
@@ -552,6 +558,20 @@ static uint64_t hold_expire(struct device_sched *d)
     return came;
 }
 
+/* Holds the device for client's next launch until until_ns (or until it is ready: hold_expire). */
+static void hold_start(struct device_sched *d, uint64_t client, uint64_t until_ns)
+{
+    d->hold_client = client;
+    d->hold_start_ns = aos_now_ns();
+    d->hold_until_ns = until_ns;
+    uint64_t slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
+    atomic_store(&d->held_solo_ns, response_slice(d, client, slice_ns));
+    atomic_store(&d->held_until_ns, d->hold_until_ns);
+    atomic_store(&d->held_client, client);
+    atomic_store(&d->wake_at_ns, d->hold_until_ns);
+    wake_thread(d); /* it may be asleep for longer than the hold */
+}
+
 /* Whether the device, idle, waits for an expected launch instead of starting a wave of the next
  * ready client (virtual time next_vtime). */
 static bool hold_for_expected(struct device_sched *d, double next_vtime)
@@ -565,17 +585,9 @@ static bool hold_for_expected(struct device_sched *d, double next_vtime)
         if (!e->lingering || aos_sched_vt_get(d->vt, e->client, &vtime, NULL) != 0 ||
             !aos_sched_hold_allowed(vtime, next_vtime, client_has_gated(d, e->client), lead_ns))
             continue;
-        d->hold_client = e->client;
-        d->hold_start_ns = aos_now_ns();
-        d->hold_until_ns = e->ns + e->hold_ns;
-        uint64_t slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
-        atomic_store(&d->held_solo_ns, response_slice(d, e->client, slice_ns));
-        atomic_store(&d->held_until_ns, d->hold_until_ns);
-        atomic_store(&d->held_client, e->client);
+        hold_start(d, e->client, e->ns + e->hold_ns);
         aos_log(AOS_LOG_DEBUG, "sched", "client %llu: device held up to %.3f ms for its next launch",
                 (unsigned long long)e->client, (double)e->hold_ns / 1e6);
-        atomic_store(&d->wake_at_ns, d->hold_until_ns);
-        wake_thread(d); /* it may be asleep for longer than the hold */
         return true;
     }
     return false;
@@ -755,9 +767,23 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
     uint64_t since = l->wave_submit_host_ns;
     uint64_t device_ns = ended_ns > since ? ended_ns - since : 1;
     aos_event_release_or_park(&d->parked, ev);
+    bool was_cut = false;
+    if (l->wave_cuttable)
+        atomic_store(&d->cut_wave_client, 0);
+    if (l->wave_cuttable && status >= 0) {
+        aos_u32 seen = __atomic_load_n(&l->cut_host->claimed, __ATOMIC_SEQ_CST);
+        if (!(seen & AOS_CUT_STOP) && seen >= l->wave_vgroups)
+            l->cut_proven = true; /* the device's claims reach the host's memory */
+        aos_u32 claimed = seen & ~AOS_CUT_STOP;
+        if (l->cut_sent && claimed < l->wave_vgroups) { /* it ran its box's first `claimed` groups */
+            l->host.budget -= l->wave_vgroups - claimed;
+            was_cut = true;
+        }
+    }
     l->device_ns += device_ns;
     aos_sched_vt_charge(d->vt, l->client, device_ns, l->wave_share);
-    if (status >= 0 && l->wave_vgroups) {
+    /* A cut wave's time is mostly the cut's: not a measure of its groups. */
+    if (status >= 0 && l->wave_vgroups && !was_cut) {
         /* A wave of fewer virtual groups than groups (a direct box's row tail) ran them all at once. */
         uint32_t ran_together = l->wave_groups < l->wave_vgroups ? l->wave_groups : l->wave_vgroups;
         double measured = (double)device_ns * ran_together / l->wave_vgroups;
@@ -971,7 +997,8 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
     if (l->direct) { /* no record: the grid is an argument, with the box's origin */
         struct aos_direct_grid grid;
         aos_direct_grid_of(&l->host, box->origin, &grid);
-        err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, l->grid_arg, sizeof(grid), &grid);
+        cl_kernel k = l->wave_cuttable ? l->cut_kernel : l->kernel;
+        err = NATIVE(k, clSetKernelArg)(k, l->grid_arg, sizeof(grid), &grid);
     } else if (first)
         err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE, 0, sizeof(l->host),
                                                          &l->host, 0, NULL, NULL);
@@ -988,10 +1015,170 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
     }
     size_t loop[3] = {groups * l->local[0], l->local[1], l->local[2]};
     if (err == CL_SUCCESS)
-        err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, l->kernel, l->work_dim,
+        err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, l->wave_cuttable ? l->cut_kernel : l->kernel, l->work_dim,
                                                           l->direct ? box->offset : NULL,
                                                           l->direct ? box->global : loop, l->local, 0, NULL, ev);
     return err;
+}
+
+/* ---- Cut waves ----------------------------------------------------------------------------- */
+
+/* Kernels whose groups take at least this long on a compute unit run in cuttable waves: PoCL
+ * dispatches a group that then returns at once in about 0.1 us per core, so a cut wastes at most
+ * about 2 % of what the rest of the wave would have run (bench/RESULTS.md §4, session 39). */
+#define CUT_MIN_GROUP_NS 5000.0
+/* Groups one claim covers (struct aos_cut's `ahead`): about this long, so a cut wave leaves the
+ * device within it once its running groups end. */
+#define CUT_AHEAD_NS 10000.0
+/* How long the device, once a wave cut for a launch that just came has left, waits for that
+ * launch's gate to open: a marker PoCL completes as soon as its workers are free. */
+#define CUT_GATE_WAIT_NS 500000ull
+/* Waves a launch that is not ready yet may cut (cut_for_gated). */
+#define CUT_ASKS 2
+
+static uint64_t cut_quantum_ns(void)
+{
+    return (uint64_t)aos_daemon_config_get()->cut_quantum_us * 1000u;
+}
+
+/* Whether l's next wave may be cut: a direct kernel with a cuttable twin, groups long enough, and
+ * the whole device (a narrow wave leaves room beside it anyway). */
+static bool wave_may_be_cut(const struct aos_logical *l, bool narrow)
+{
+    return l->cut_host && l->cut_kernel && cut_quantum_ns() && !narrow &&
+           l->ns_per_vgroup_one >= CUT_MIN_GROUP_NS;
+}
+
+/* Prepares l's cut record for its next wave: no wave of l runs, so the host owns it. */
+static void cut_arm(struct aos_logical *l, uint32_t groups)
+{
+    double ahead = CUT_AHEAD_NS / l->ns_per_vgroup_one * groups;
+    l->cut_host->ahead = ahead < 1 ? 1u : ahead > 65536 ? 65536u : (aos_u32)ahead;
+    __atomic_store_n(&l->cut_host->claimed, 0u, __ATOMIC_SEQ_CST);
+    l->cut_sent = false;
+}
+
+/* Stops l's running wave at its next claim. Only once the device's claims have shown in host
+ * memory, in an earlier wave of l's (cut_proven) or in this one: where the buffer is not the
+ * host's memory (no zero-copy), no cut is sent and every wave runs out, so a stale `claimed`
+ * never says that a group did not run. */
+static void cut_send(struct aos_logical *l)
+{
+    aos_u32 seen = __atomic_load_n(&l->cut_host->claimed, __ATOMIC_SEQ_CST);
+    while ((seen || l->cut_proven) && !(seen & AOS_CUT_STOP)) {
+        if (__atomic_compare_exchange_n(&l->cut_host->claimed, &seen, seen | AOS_CUT_STOP, false, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST)) {
+            l->cut_sent = true;
+            return;
+        }
+    }
+}
+
+/* The running cuttable wave that has not been cut yet, or NULL. */
+static struct aos_logical *cut_candidate(struct device_sched *d)
+{
+    for (struct aos_logical *l = d->launches; l; l = l->next)
+        if (l->state == AOS_LOGICAL_RUNNING && l->wave_cuttable && !l->cut_sent)
+            return l;
+    return NULL;
+}
+
+/* r's client's virtual time with r's running wave counted so far (it is charged when it ends). */
+static double vtime_with_wave(struct device_sched *d, const struct aos_logical *r)
+{
+    double v = aos_sched_vt_joining(d->vt, r->client);
+    return v + (double)(aos_now_ns() - r->wave_submit_host_ns) * r->wave_share / r->weight;
+}
+
+static void cut(struct device_sched *d, struct aos_logical *r, const char *why)
+{
+    cut_send(r);
+    d->waves_cut += r->cut_sent;
+    aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s wave %u %s for %s (claimed %#x)", (unsigned long long)r->client,
+            r->kernel_name, r->waves, r->cut_sent ? "cut" : "not cut yet", why,
+            __atomic_load_n(&r->cut_host->claimed, __ATOMIC_SEQ_CST));
+}
+
+/* Cuts the running cuttable wave for the first ready launch of another client in fair order when
+ * that client is a quantum behind, or is the client the device was held for. */
+static void cut_for_ready(struct device_sched *d, struct aos_logical **ls, const struct aos_sched_kernel *k,
+                          const struct aos_sched_share *out, const size_t *order, size_t n, uint64_t came)
+{
+    struct aos_logical *r = cut_candidate(d);
+    if (!r)
+        return;
+    double vr = vtime_with_wave(d, r);
+    for (size_t j = 0; j < n; j++) {
+        size_t i = order[j];
+        if (ls[i]->client == r->client || ls[i]->state != AOS_LOGICAL_READY || out[i].status != AOS_SCHED_RUN ||
+            !out[i].groups)
+            continue;
+        if (ls[i]->client == came || k[i].vtime + (double)cut_quantum_ns() < vr)
+            cut(d, r, "a ready launch");
+        return;
+    }
+}
+
+/* Cuts the running cuttable wave for a command of another client's that waits for the device (a
+ * copy, a marker, a read's ordering: on PoCL each waits until the wave's groups are all handed
+ * out), when that client is a quantum behind. Nothing waits for it afterwards: PoCL runs the
+ * command before the cut launch's next wave, which comes after it. */
+static void cut_for_command(struct device_sched *d, uint64_t client)
+{
+    struct aos_logical *r = cut_candidate(d);
+    if (!r || r->client == client)
+        return;
+    double behind = vtime_with_wave(d, r) - (aos_sched_vt_joining(d->vt, client) + (double)cut_quantum_ns());
+    if (behind > 0) {
+        d->cut_command_client = 0;
+        cut(d, r, "a command");
+        return;
+    }
+    /* Not behind enough yet: asked again when it would be, while this wave runs. */
+    d->cut_command_client = client;
+    d->cut_command_wave = r;
+    uint64_t at = aos_now_ns() + (uint64_t)(-behind * r->weight / r->wave_share) + 1;
+    uint64_t was = atomic_load(&d->cut_check_at_ns);
+    if (!was || at < was) {
+        atomic_store(&d->cut_check_at_ns, at);
+        wake_thread(d);
+    }
+}
+
+/* Cuts the running cuttable wave for a launch of another client that has come but is not ready,
+ * once its client is (or would be, once its launch is ready) a quantum behind. On PoCL the launch's
+ * gate, a marker, completes only once the running wave's groups are all handed out, and so does
+ * any copy it waits for: it cannot wait to be ready. If nothing but the wave held it, it is ready
+ * as the cut wave leaves, and the device waits that long for it; if its own work still does, the
+ * next wave is the cut launch's again, so each launch cuts at most CUT_ASKS waves. When no launch
+ * is behind enough yet, the scheduler thread looks again when the first would be. */
+static void cut_for_gated(struct device_sched *d)
+{
+    atomic_store(&d->cut_check_at_ns, 0);
+    struct aos_logical *r = cut_candidate(d);
+    if (!r)
+        return;
+    uint64_t now = aos_now_ns(), check_at = 0;
+    double vr = vtime_with_wave(d, r);
+    for (struct aos_logical *o = d->launches; o; o = o->next) {
+        if (o->state != AOS_LOGICAL_GATED || o->cut_asks >= CUT_ASKS || o->client == r->client)
+            continue;
+        double behind = vr - (aos_sched_vt_joining(d->vt, o->client) + (double)cut_quantum_ns());
+        if (behind > 0) {
+            o->cut_asks++;
+            cut(d, r, "a launch that came");
+            if (r->cut_sent && !d->hold_client)
+                hold_start(d, o->client, now + CUT_GATE_WAIT_NS);
+            return;
+        }
+        /* r's wave adds share / weight of virtual time per ns */
+        uint64_t at = now + (uint64_t)(-behind * r->weight / r->wave_share) + 1;
+        check_at = !check_at || at < check_at ? at : check_at;
+    }
+    if (check_at) {
+        atomic_store(&d->cut_check_at_ns, check_at);
+        wake_thread(d); /* it may be asleep for longer */
+    }
 }
 
 static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t groups, double share)
@@ -1021,6 +1208,11 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     uint64_t lone_ns = aos_sched_config_lone_ns(cfg);
     bool lone = !others && l->remembered_one > 0 && !others_present(d, l, lone_ns);
     uint64_t wave_slice = others ? response_slice(d, l->client, slice_ns) : lone ? lone_ns : slice_ns;
+    /* A wave that can be cut need not be short for the others' sake: it ends when one of them is
+     * a quantum behind (cut_for_ready, cut_for_gated, cut_for_command). */
+    l->wave_cuttable = wave_may_be_cut(l, narrow);
+    if (others && l->wave_cuttable && cut_quantum_ns() > wave_slice)
+        wave_slice = cut_quantum_ns() < slice_ns ? cut_quantum_ns() : slice_ns;
     uint64_t vgroups = narrow ? groups : aos_sched_slice_vgroups(per_vgroup, wave_slice, remaining, groups);
     if (l->wave_vgroups && vgroups > (uint64_t)l->wave_vgroups * WAVE_GROWTH)
         vgroups = (uint64_t)l->wave_vgroups * WAVE_GROWTH; /* a mismeasured wave cannot end slicing */
@@ -1045,6 +1237,9 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     aos_u32 chunk_used = l->host.chunk ? l->host.chunk : l->compiled_chunk;
     if (!l->direct && chunk_used > l->max_chunk)
         l->max_chunk = chunk_used;
+    if (l->wave_cuttable)
+        cut_arm(l, groups);
+    atomic_store(&d->cut_wave_client, l->wave_cuttable ? l->client : 0);
     cl_event ev = NULL;
     cl_int err = wave_enqueue(l, groups, &box, first, l->host.chunk != chunk_was, &ev);
     if (err != CL_SUCCESS) {
@@ -1168,6 +1363,8 @@ static void plan(struct device_sched *d)
         direct_running |= wide && ls[i]->direct;
         idle &= !running[i];
     }
+    if (direct_running && cut_quantum_ns())
+        cut_for_ready(d, ls, k, out, order, n, came);
     bool hold = false; /* only an idle device waits (anticipation) */
     for (size_t j = 0; settled && idle && !solo_owner && j < n; j++) {
         i = order[j];
@@ -1198,6 +1395,13 @@ done:
     free(order);
     free(running);
     free(out);
+    if (cut_quantum_ns()) {
+        cut_for_gated(d);
+        if (d->cut_command_client && cut_candidate(d) == d->cut_command_wave)
+            cut_for_command(d, d->cut_command_client);
+        else
+            d->cut_command_client = 0;
+    }
 }
 
 /* ---- Clients that left ------------------------------------------------------------------- */
@@ -1262,12 +1466,14 @@ static void step(struct device_sched *d)
         struct held_solo_end solo_ends[HELD_SOLO_ENDS];
         uint32_t solo_ends_n = d->solo_ends_n;
         memcpy(solo_ends, d->solo_ends, solo_ends_n * sizeof(solo_ends[0]));
+        uint64_t cut_wanted = d->cut_wanted_by;
         d->inbox = d->inbox_tail = NULL;
         d->incoming = NULL;
         d->gone = NULL;
         d->solo_ends_n = 0;
+        d->cut_wanted_by = 0;
         pthread_mutex_unlock(&d->lock);
-        if (!first && !inbox && !incoming && !gone && !solo_ends_n)
+        if (!first && !inbox && !incoming && !gone && !solo_ends_n && !cut_wanted)
             return;
         take_incoming(d, incoming);
         take_inbox(d, inbox);
@@ -1275,6 +1481,8 @@ static void step(struct device_sched *d)
             on_held_solo_end(d, &solo_ends[i]);
         watch(d);
         plan(d);
+        if (cut_wanted)
+            cut_for_command(d, cut_wanted);
         reap(d);
         forget_gone(d, gone);
         bool now = d->launches != NULL;
@@ -1306,15 +1514,18 @@ static void *sched_main(void *arg)
     aos_thread_name("aos-sched");
     for (;;) {
         pthread_mutex_lock(&d->lock);
-        while (!d->inbox && !d->incoming && !d->gone && !d->solo_ends_n && !d->poked && !d->stopping) {
+        while (!d->inbox && !d->incoming && !d->gone && !d->solo_ends_n && !d->poked && !d->stopping &&
+               !d->cut_wanted_by) {
             if (!atomic_load(&d->has_launches)) {
                 pthread_cond_wait(&d->cond, &d->lock);
                 continue;
             }
             struct timespec ts;
-            uint64_t wait = POLL_NS, wake = atomic_load(&d->wake_at_ns), now = aos_now_ns();
-            if (wake)
-                wait = wake <= now ? 0 : wake - now < wait ? wake - now : wait;
+            uint64_t wait = POLL_NS, now = aos_now_ns();
+            uint64_t wakes[] = {atomic_load(&d->wake_at_ns), atomic_load(&d->cut_check_at_ns)};
+            for (size_t w = 0; w < sizeof(wakes) / sizeof(wakes[0]); w++)
+                if (wakes[w])
+                    wait = wakes[w] <= now ? 0 : wakes[w] - now < wait ? wakes[w] - now : wait;
             if (!wait)
                 break;
             aos_deadline_in(&ts, wait);
@@ -1403,6 +1614,34 @@ uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t est
     return ns > 0 && ns < 1e18 ? (uint64_t)ns + 1 : 0;
 }
 
+void aos_device_sched_command_waits(const struct aos_device *dev, uint64_t client)
+{
+    struct device_sched *d = sched_started(dev->index);
+    if (!d)
+        return;
+    uint64_t running = atomic_load(&d->cut_wave_client);
+    if (!running || running == client)
+        return;
+    pthread_mutex_lock(&d->lock);
+    d->cut_wanted_by = client;
+    pthread_mutex_unlock(&d->lock);
+    kick(d);
+}
+
+bool aos_device_sched_may_cut(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups)
+{
+    struct device_sched *d = sched_started(dev->index);
+    if (!cut_quantum_ns() || !virtual_groups)
+        return false;
+    if (!d || !estimate_key || !d->have_model || !d->model.compute_units)
+        return true; /* nothing measured yet: its waves decide */
+    pthread_mutex_lock(&d->estimates_lock);
+    double one = estimate_get(d, estimate_key);
+    pthread_mutex_unlock(&d->estimates_lock);
+    uint64_t width = d->model.compute_units < virtual_groups ? d->model.compute_units : virtual_groups;
+    return one <= 0 || (one >= CUT_MIN_GROUP_NS && one * (double)virtual_groups / (double)width >= (double)cut_quantum_ns());
+}
+
 uint64_t aos_device_sched_runaway_allowance_ns(const struct aos_device *dev, uint64_t virtual_groups,
                                                uint64_t expected_ns, bool cold)
 {
@@ -1479,6 +1718,8 @@ struct aos_device_sched_stats aos_device_sched_stats(uint32_t device)
     pthread_mutex_lock(&d->step_lock);
     st.clients_known = aos_sched_vt_count(d->vt);
     st.parked_events = aos_event_park_count(&d->parked);
+    st.waves_started = d->waves_started;
+    st.waves_cut = d->waves_cut;
     pthread_mutex_unlock(&d->step_lock);
     return st;
 }

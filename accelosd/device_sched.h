@@ -43,6 +43,15 @@ void aos_device_sched_unadmit(struct aos_session *s);
 /* How long a launch of virtual_groups groups of the code behind estimate_key should take on dev,
  * from the time per virtual group the scheduler measured there; 0 when nothing was measured. */
 uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups);
+/* Whether a launch of virtual_groups groups of that code may run in cut waves (docs/scheduler.md
+ * §6, *Cut waves*), as far as the device's estimates tell: the code is new, or its groups are long
+ * enough to cut and the launch outlasts the cut quantum. Only such launches pay for a cuttable
+ * twin and its record. */
+bool aos_device_sched_may_cut(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups);
+/* A command of client's was just enqueued on dev: if another client's cuttable wave runs there,
+ * the scheduler may cut it so that the command need not wait for the whole wave (PoCL runs
+ * commands in the order they came). Service threads; returns at once when no such wave runs. */
+void aos_device_sched_command_waits(const struct aos_device *dev, uint64_t client);
 /* How long a launch of virtual_groups groups, expected to take expected_ns, may run on dev before
  * some virtual group counts as past vgroup_timeout_ms: the rule the watchdog applies to a wave,
  * for one that covers the whole range (solo.h). cold: the device may also compile the kernel in
@@ -72,6 +81,7 @@ void aos_device_sched_client_gone(uint64_t client);
 struct aos_device_sched_stats {
     size_t clients_known; /* clients whose virtual time it keeps */
     size_t parked_events; /* failed events kept until the daemon stops (PoCL, device_sched.c) */
+    uint64_t waves_started, waves_cut;
 };
 struct aos_device_sched_stats aos_device_sched_stats(uint32_t device);
 

@@ -378,10 +378,10 @@ static bool twin_kernel_describe(struct aos_elastic_kernel *ek)
 }
 
 /* The direct shape of the twin kernel `name` (SPIR targets), or NULL: then launches use the loop. */
-static cl_kernel direct_kernel_new(cl_program program, const char *name, cl_uint num_args)
+static cl_kernel direct_kernel_new(cl_program program, const char *prefix, const char *name, cl_uint num_args)
 {
     char direct_name[512];
-    if ((size_t)snprintf(direct_name, sizeof(direct_name), "%s%s", AOS_DIRECT_KERNEL_PREFIX, name) >=
+    if ((size_t)snprintf(direct_name, sizeof(direct_name), "%s%s", prefix, name) >=
         sizeof(direct_name))
         return NULL;
     cl_int err = CL_SUCCESS;
@@ -390,7 +390,7 @@ static cl_kernel direct_kernel_new(cl_program program, const char *name, cl_uint
     if (err != CL_SUCCESS)
         return NULL;
     if (NATIVE(k, clGetKernelInfo)(k, CL_KERNEL_NUM_ARGS, sizeof(args), &args, NULL) != CL_SUCCESS ||
-        args != num_args + 1) {
+        args != num_args + 1 + !strcmp(prefix, AOS_CUT_KERNEL_PREFIX)) {
         NATIVE(k, clReleaseKernel)(k);
         return NULL;
     }
@@ -426,7 +426,8 @@ struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep
         aos_elastic_kernel_destroy(ek);
         return NULL;
     }
-    ek->direct = direct_kernel_new(ep->program, name, num_args);
+    ek->direct = direct_kernel_new(ep->program, AOS_DIRECT_KERNEL_PREFIX, name, num_args);
+    ek->cut = ek->direct ? direct_kernel_new(ep->program, AOS_CUT_KERNEL_PREFIX, name, num_args) : NULL;
     return ek;
 }
 
@@ -435,6 +436,8 @@ cl_int aos_elastic_kernel_set_arg(struct aos_elastic_kernel *ek, cl_uint index, 
     cl_int err = NATIVE(ek->kernel, clSetKernelArg)(ek->kernel, index, size, value);
     if (err == CL_SUCCESS && ek->direct)
         err = NATIVE(ek->direct, clSetKernelArg)(ek->direct, index, size, value);
+    if (err == CL_SUCCESS && ek->cut)
+        err = NATIVE(ek->cut, clSetKernelArg)(ek->cut, index, size, value);
     return err;
 }
 
@@ -457,6 +460,11 @@ struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_ker
         if (err != CL_SUCCESS)
             ek->direct = NULL; /* the clone runs in the loop shape */
     }
+    if (src->cut) {
+        ek->cut = ek->direct ? NATIVE(src->cut, clCloneKernel)(src->cut, &err) : NULL;
+        if (ek->direct && err != CL_SUCCESS)
+            ek->cut = NULL;
+    }
     return ek;
 }
 
@@ -468,5 +476,7 @@ void aos_elastic_kernel_destroy(struct aos_elastic_kernel *ek)
         NATIVE(ek->kernel, clReleaseKernel)(ek->kernel);
     if (ek->direct)
         NATIVE(ek->direct, clReleaseKernel)(ek->direct);
+    if (ek->cut)
+        NATIVE(ek->cut, clReleaseKernel)(ek->cut);
     free(ek);
 }

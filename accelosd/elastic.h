@@ -26,6 +26,8 @@ struct aos_elastic_kernel {
     cl_kernel kernel;        /* the twin's real kernel: one reference */
     cl_kernel direct;        /* its direct shape (accelos/vndrange.h), one reference; NULL when
                               * the target has none */
+    cl_kernel cut;           /* the direct shape whose waves can be cut (struct aos_cut), one
+                              * reference; NULL without a direct shape */
     cl_device_id device;     /* the device it was built for */
     cl_uint num_args;        /* the application's arguments; runtime arguments follow */
     unsigned runtime_args;   /* trailing arguments the launch sets (the virtual NDRange record, or

@@ -64,6 +64,12 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     return false;
 }
 
+void aos_launch_command_enqueued(struct aos_session *s, cl_command_queue queue)
+{
+    (void)s;
+    (void)queue;
+}
+
 void aos_logical_unref(struct aos_logical *l) { (void)l; }
 
 cl_int aos_logical_profiling(struct aos_logical *l, cl_profiling_info param, size_t size, void *value,

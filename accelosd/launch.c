@@ -44,6 +44,14 @@ static size_t auto_local(size_t global, size_t cap)
     return l;
 }
 
+#define CUT_ALIGN 4096 /* PoCL uses a host pointer as the buffer itself when it is aligned */
+
+static void CL_CALLBACK cut_host_free(cl_mem mem, void *host)
+{
+    (void)mem;
+    free(host);
+}
+
 /* Fills the record for the launch; false when the rewrite cannot run it exactly. */
 static bool record_fill(struct aos_vndrange *rec, const struct aos_elastic_kernel *ek,
                         const struct aos_launch_shape *shape, size_t local[3])
@@ -84,6 +92,17 @@ static const struct aos_device *device_of(cl_device_id id)
     return NULL;
 }
 
+void aos_launch_command_enqueued(struct aos_session *s, cl_command_queue queue)
+{
+    cl_device_id device = NULL;
+    if (!aos_daemon_config_get()->cut_quantum_us ||
+        NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_DEVICE, sizeof(device), &device, NULL) != CL_SUCCESS)
+        return;
+    const struct aos_device *dev = device_of(device);
+    if (dev)
+        aos_device_sched_command_waits(dev, s->serial);
+}
+
 bool aos_launch_device_runs_direct(cl_device_id device)
 {
     const struct aos_device *dev = device_of(device);
@@ -113,10 +132,19 @@ void aos_logical_drop_run_state(struct aos_logical *l)
     l->n_held = 0;
     if (l->kernel)
         NATIVE(l->kernel, clReleaseKernel)(l->kernel);
+    if (l->cut_kernel)
+        NATIVE(l->cut_kernel, clReleaseKernel)(l->cut_kernel);
+    l->cut_kernel = NULL;
     if (l->record)
         NATIVE(l->record, clReleaseMemObject)(l->record);
+    if (l->cut_mem)
+        NATIVE(l->cut_mem, clReleaseMemObject)(l->cut_mem); /* its destructor frees cut_host */
+    else
+        free(l->cut_host);
     l->kernel = NULL;
     l->record = NULL;
+    l->cut_mem = NULL;
+    l->cut_host = NULL;
     if (l->app) /* the launch never ended (the daemon stops): nothing waits on the user event */
         NATIVE(l->app, clReleaseEvent)(l->app);
     l->app = NULL;
@@ -288,10 +316,26 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     NATIVE(ek->kernel, clGetKernelInfo)(ek->kernel, CL_KERNEL_FUNCTION_NAME, sizeof(l->kernel_name) - 1,
                                         l->kernel_name, NULL);
     l->direct = ek->direct && device_runs_direct(dev);
+    /* Cut waves write the cut record in place while the wave runs: only where the device's memory
+     * is the host's (CPU devices; device_sched.c checks that claims show there before it cuts). */
+    bool cut = l->direct && ek->cut && (dev->type & CL_DEVICE_TYPE_CPU) &&
+               aos_device_sched_may_cut(dev, t->estimate_key, t->rec.total_groups);
     cl_kernel twin = l->direct ? ek->direct : ek->kernel;
     cl_int err = CL_SUCCESS;
     l->kernel = NATIVE(twin, clCloneKernel)(twin, &err);
+    if (err == CL_SUCCESS && cut)
+        l->cut_kernel = NATIVE(ek->cut, clCloneKernel)(ek->cut, &err);
     l->grid_arg = ek->num_args; /* direct: no record on the device; each wave sets the grid */
+    if (err == CL_SUCCESS && cut && !(l->cut_host = aligned_alloc(CUT_ALIGN, CUT_ALIGN)))
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS && cut) {
+        memset(l->cut_host, 0, CUT_ALIGN);
+        l->cut_mem = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, CUT_ALIGN, l->cut_host, &err);
+        if (err == CL_SUCCESS)
+            err = NATIVE(l->cut_mem, clSetMemObjectDestructorCallback)(l->cut_mem, cut_host_free, l->cut_host);
+        if (err == CL_SUCCESS)
+            err = NATIVE(l->cut_kernel, clSetKernelArg)(l->cut_kernel, ek->num_args + 1, sizeof(cl_mem), &l->cut_mem);
+    }
     if (err == CL_SUCCESS && !l->direct) {
         l->record = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE, AOS_VNDRANGE_SIZE, NULL, &err);
         if (err == CL_SUCCESS)
@@ -302,6 +346,8 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     for (uint32_t i = 0; err == CL_SUCCESS && i < n_held; i++) {
         if (held[i].local) {
             err = NATIVE(l->kernel, clSetKernelArg)(l->kernel, held[i].index, held[i].size, NULL);
+            if (err == CL_SUCCESS && l->cut_kernel)
+                err = NATIVE(l->cut_kernel, clSetKernelArg)(l->cut_kernel, held[i].index, held[i].size, NULL);
             continue;
         }
         if (held[i].sampler)

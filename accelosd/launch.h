@@ -34,6 +34,9 @@ struct aos_launch_target {
     uint64_t estimate_key;             /* aos_elastic_estimate_key */
 };
 
+/* A command of s's was enqueued on queue: another client's cuttable wave on its device may be cut
+ * for it (aos_device_sched_command_waits). */
+void aos_launch_command_enqueued(struct aos_session *s, cl_command_queue queue);
 /* Whether launches on the device run in the direct shape (wave_shape; auto: CPU devices). The
  * JIT leaves the direct twins out of programs for devices that do not (aos_jit_options). */
 bool aos_launch_device_runs_direct(cl_device_id device);

@@ -72,6 +72,9 @@ struct aos_logical {
                                         * physical group, each over a box of the original range */
     cl_mem record;                     /* AOS_VNDRANGE_SIZE bytes; owned; NULL in the direct shape */
     cl_uint grid_arg;                  /* the direct kernel's grid argument, set for every wave */
+    cl_mem cut_mem;                    /* cuttable direct waves: struct aos_cut, on cut_host; owned */
+    struct aos_cut *cut_host;          /* host memory of cut_mem, freed with it; NULL: not cuttable */
+    cl_kernel cut_kernel;              /* a clone of the cuttable direct kernel, or NULL */
     struct aos_vndrange host;          /* the record; the non-blocking writes read it */
     cl_event gate;                     /* marker on the application's queue: may start */
     cl_event user;                     /* completes the application's event */
@@ -113,6 +116,10 @@ struct aos_logical {
     uint32_t waves;
     uint32_t max_chunk;                /* largest virtual groups per dequeue of its loop waves */
     bool aborted;                      /* runaway: ended while a wave was still on the device */
+    bool cut_sent;                     /* the running wave was told to stop (cut_host) */
+    bool wave_cuttable;                /* the running wave is of cut_kernel */
+    bool cut_proven;                   /* a wave's claims showed in cut_host: cuts reach the device */
+    uint8_t cut_asks;                  /* waves of others it cut while not ready (cut_for_gated) */
     cl_int end_status;
     uint32_t history_n;
     struct { uint64_t t_ns; uint32_t groups; } history[AOS_LOGICAL_HISTORY];

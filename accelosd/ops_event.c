@@ -570,6 +570,7 @@ void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, 
             aos_async_error(s, "enqueue", err);
         return;
     }
+    aos_launch_command_enqueued(s, e->queue);
     if (e->blocking) {
         NATIVE(e->queue, clFlush)(e->queue);
         cl_int rc = aos_reply_when_complete(s, e->slot, ev);

@@ -16,7 +16,9 @@
 //   5. Unless asked not to, a second, loop-free kernel aos_direct_K runs the
 //      body once per physical group, for the virtual group its place in the
 //      wave's box says (accelos/vndrange.h, "Direct shape"); K's local
-//      variables are cloned for it under its own name.
+//      variables are cloned for it under its own name. On SPIR a third,
+//      aos_cut_K, is the same behind a claim on a cut record (struct
+//      aos_cut), so that a running wave can be stopped at a group boundary.
 //
 // Kernels that cannot be rewritten are left alone; the reason is recorded in
 // !accelos.kernels. Rewritten kernels carry !accelos.rewritten, so running the
@@ -223,6 +225,7 @@ struct RuntimeArg {
 
 const RuntimeArg kRecordArg = {1, "struct aos_vndrange*", "aos_vndrange", false};
 const RuntimeArg kGridArg = {0, "struct aos_direct_grid", "aos_grid", true};
+const RuntimeArg kCutArg = {1, "struct aos_cut*", "aos_cut", false};
 
 // struct aos_direct_grid: three ulong[3], a uint[3] and a uint.
 StructType *directGridType(LLVMContext &C)
@@ -567,16 +570,19 @@ Function *cloneBodyFor(Function &Body, StringRef Kernel)
 
 // Builds the direct kernel of K (accelos/vndrange.h) from Body, or returns nullptr when its name
 // is taken.
-Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk)
+Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk, bool Cut)
 {
 	Module &M = *K.getParent();
 	LLVMContext &C = M.getContext();
-	std::string name = std::string(AOS_DIRECT_KERNEL_PREFIX) + K.getName().str();
+	std::string name = std::string(Cut ? AOS_CUT_KERNEL_PREFIX : AOS_DIRECT_KERNEL_PREFIX) + K.getName().str();
 	if (M.getNamedValue(name))
 		return nullptr;
 	Type *CtxTy = Body.getFunctionType()->params().back();
 
-	Function *D = makeKernelShell(K, name, {kGridArg}, Chunk);
+	SmallVector<RuntimeArg, 2> extra = {kGridArg};
+	if (Cut)
+		extra.push_back(kCutArg);
+	Function *D = makeKernelShell(K, name, extra, Chunk);
 	unsigned nargs = K.arg_size();
 	D->addParamAttr(nargs, Attribute::NoCapture);
 	D->addParamAttr(nargs, Attribute::ReadOnly);
@@ -586,6 +592,16 @@ Function *makeDirectKernel(Function &K, Function &Body, unsigned Chunk)
 	FunctionCallee Init = rtDecl(M, "aos_rt_direct_init", Type::getVoidTy(C), {VoidPtrTy, CtxTy});
 	IRBuilder<> B(BasicBlock::Create(C, "entry", D));
 	Value *Ctx = allocContext(B, CtxTy);
+	if (Cut) { // a group claimed after the wave's cut returns at once (accelos/vndrange.h)
+		Type *CutTy = runtimeArgType(C, kCutArg);
+		FunctionCallee Claim = rtDecl(M, "aos_rt_cut_claim", Type::getInt32Ty(C), {CutTy});
+		Value *Run = callRt(B, Claim, {D->getArg(nargs + 1)});
+		BasicBlock *Go = BasicBlock::Create(C, "aos.claimed", D);
+		BasicBlock *Skip = BasicBlock::Create(C, "aos.cut", D);
+		B.CreateCondBr(B.CreateICmpNE(Run, B.getInt32(0)), Go, Skip);
+		IRBuilder<>(Skip).CreateRetVoid();
+		B.SetInsertPoint(Go);
+	}
 	Value *Grid = B.CreatePointerCast(D->getArg(nargs), VoidPtrTy);
 	callRt(B, Init, {Grid, Ctx});
 	CallInst *Call = callBody(B, *DBody, *D, nargs, Ctx);
@@ -681,8 +697,10 @@ bool rewriteKernels(Module &M, bool Direct)
 		Function *Body = makeBody(*K, CtxTy);
 		replaceGridBuiltins(*Body);
 		Function *S = makeSchedulingKernel(*K, *Body, chunk);
-		if (Direct)
-			makeDirectKernel(*K, *Body, chunk);
+		// The cuttable twin only beside a direct kernel, and only for SPIR (CPU devices): GPUs
+		// stop loop waves through the record's `stop`.
+		if (Direct && makeDirectKernel(*K, *Body, chunk, false) && isSpirModule(M))
+			makeDirectKernel(*K, *Body, chunk, true);
 		Body->eraseFromParent();
 		guardBarrierLoops(*S);
 		annotateLike(M, *K, *S, false);

@@ -109,6 +109,24 @@ void aos_rt_direct_init(const void *gridv, void *wgv)
 	aos_wg_start(wg, 1);
 }
 
+/* Cuttable direct waves (accelos/vndrange.h, struct aos_cut): whether this group runs. Every
+ * work-item asks, with the same answer: a group that raised `claimed` past itself runs whatever
+ * comes later, and once the stop bit is set `claimed` no longer moves. No barrier, so PoCL's
+ * work-item loops stay as in the direct kernel. */
+uint aos_rt_cut_claim(global void *cutv)
+{
+	volatile global struct aos_cut *cut = cutv;
+	uint g = (uint)(get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2)));
+	uint seen = cut->claimed;
+	if (seen & AOS_CUT_STOP)
+		return g < (seen & ~AOS_CUT_STOP);
+	if (seen > g)
+		return 1;
+	uint ahead = cut->ahead;
+	uint old = atomic_max((volatile global uint *)&cut->claimed, g + (ahead ? ahead : 1u));
+	return !(old & AOS_CUT_STOP) || g < (old & ~AOS_CUT_STOP);
+}
+
 /* Direct shape: the device's id within the wave's range, which the compiler folds to group x
  * local size + local id (the device's offset cancels), and the wave's shift from the original
  * range (its origin in items): the same for the whole wave. On NVPTX the device's ids do not

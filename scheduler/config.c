@@ -37,6 +37,7 @@ void aos_sched_config_init(struct aos_sched_config *cfg)
 		.solo_native_us = AOS_SCHED_SOLO_NATIVE_US_DEFAULT,
 		.rejoin_credit_us = AOS_SCHED_REJOIN_CREDIT_US_DEFAULT,
 		.cpu_loop_align = AOS_JIT_HOST_LOOP_ALIGN_DEFAULT,
+		.cut_quantum_us = AOS_SCHED_CUT_QUANTUM_US_DEFAULT,
 	};
 }
 
@@ -147,6 +148,7 @@ static const struct numeric_key numeric_keys[] = {
 	{ "rejoin_credit_us", offsetof(struct aos_sched_config, rejoin_credit_us), 0, 1000000, "none", 0 },
 	{ "cpu_loop_align", offsetof(struct aos_sched_config, cpu_loop_align), 0, AOS_JIT_HOST_LOOP_ALIGN_MAX,
 	  "LLVM's own", AOS_JIT_HOST_LOOP_ALIGN_MIN },
+	{ "cut_quantum_us", offsetof(struct aos_sched_config, cut_quantum_us), 0, 1000000, "off", 0 },
 };
 #define NNUMERIC (sizeof(numeric_keys) / sizeof(numeric_keys[0]))
 

@@ -89,6 +89,14 @@ int aos_sched_vt_set_rejoin_credit(struct aos_sched_vt *vt, uint64_t credit_ns)
 	return 0;
 }
 
+/* Where an inactive entity comes back: behind by the lag it left with, at most the credit (time
+ * away earns nothing), and no less far ahead than it was (no debt is forgiven). */
+static double rejoin_vtime(const struct aos_sched_vt *vt, const struct vt_entry *e)
+{
+	double keep = e->lag < vt->rejoin_credit ? e->lag : vt->rejoin_credit;
+	return e->vtime < vt->now - keep ? vt->now - keep : e->vtime;
+}
+
 int aos_sched_vt_join(struct aos_sched_vt *vt, uint64_t id, double weight)
 {
 	if (!vt)
@@ -109,10 +117,7 @@ int aos_sched_vt_join(struct aos_sched_vt *vt, uint64_t id, double weight)
 		*e = (struct vt_entry){ .id = id, .vtime = vt->now };
 	}
 	e->weight = weight_or_1(weight);
-	/* Behind by the lag it left with, at most the credit: time away earns nothing. */
-	double keep = e->lag < vt->rejoin_credit ? e->lag : vt->rejoin_credit;
-	if (e->vtime < vt->now - keep)
-		e->vtime = vt->now - keep;
+	e->vtime = rejoin_vtime(vt, e);
 	e->arrival = vt->next_arrival++;
 	e->active = 1;
 	advance(vt);
@@ -212,6 +217,14 @@ int aos_sched_vt_get(const struct aos_sched_vt *vt, uint64_t id, double *vtime, 
 	if (arrival)
 		*arrival = e->arrival;
 	return 0;
+}
+
+double aos_sched_vt_joining(const struct aos_sched_vt *vt, uint64_t id)
+{
+	const struct vt_entry *e = find(vt, id);
+	if (!e)
+		return vt ? vt->now : 0;
+	return e->active ? e->vtime : rejoin_vtime(vt, e);
 }
 
 double aos_sched_vt_now(const struct aos_sched_vt *vt)

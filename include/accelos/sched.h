@@ -234,6 +234,9 @@ size_t aos_sched_vt_order(const struct aos_sched_vt *vt, uint64_t *ids, size_t c
 int aos_sched_vt_pick(const struct aos_sched_vt *vt, uint64_t *id);
 /* Virtual time and arrival of `id` (either may be NULL). -ENOENT if unknown. */
 int aos_sched_vt_get(const struct aos_sched_vt *vt, uint64_t id, double *vtime, uint64_t *arrival);
+/* The virtual time `id` has, or would have if it joined now (a newcomer: the system's). For a
+ * client whose next launch has not become ready yet. */
+double aos_sched_vt_joining(const struct aos_sched_vt *vt, uint64_t id);
 /* System virtual time (ns of whole-device use per unit weight). */
 double aos_sched_vt_now(const struct aos_sched_vt *vt);
 /* Entities remembered, active or not (each until forget). */

@@ -28,6 +28,11 @@
  *   rejoin_credit_us = N         0..1000000 (0 = none), default 16000: a client that comes back
  *                                to the device keeps the lag behind the others it had, up to N us
  *                                of whole-device time (aos_sched_vt_set_rejoin_credit)
+ *   cut_quantum_us = N           0..1000000 (0 = off), default 1000: a direct wave of a kernel
+ *                                whose groups take at least AOS_CUT_MIN_GROUP_NS is cut at a
+ *                                group boundary once another client's ready launch is N us of
+ *                                device time behind it; while others are present such waves
+ *                                are sized to at least N us (docs/scheduler.md §6, *Cut waves*)
  *   wave_shape = auto | loop | direct   how elastic waves run (docs/scheduler.md);
  *                                auto (default): direct on CPU devices, loop elsewhere
  *   cpu_loop_align = N           0, or a power of two from 16 to 128; default 32: innermost
@@ -78,6 +83,10 @@ struct aos_sched_config_weight {
  * at most that long before the others get a turn. */
 #define AOS_SCHED_REJOIN_CREDIT_US_DEFAULT 16000u
 
+/* Cut waves (docs/scheduler.md §6): a client a millisecond behind the running direct wave's
+ * client takes the device at the wave's next group boundary; the wave is sized to at least that. */
+#define AOS_SCHED_CUT_QUANTUM_US_DEFAULT 1000u
+
 /* How the waves of an elastic launch run on a device. */
 enum aos_wave_shape {
 	AOS_WAVE_SHAPE_AUTO,   /* direct on CPU devices, loop elsewhere */
@@ -107,6 +116,7 @@ struct aos_sched_config {
 	uint32_t solo_native_us;          /* 0 = off */
 	uint32_t rejoin_credit_us;        /* 0 = none */
 	uint32_t cpu_loop_align;          /* bytes; 0 = LLVM's own */
+	uint32_t cut_quantum_us;          /* 0 = off: direct waves are never cut */
 	struct aos_sched_config_weight *weights; /* owned; n_weights entries */
 	size_t n_weights;
 };

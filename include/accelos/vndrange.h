@@ -329,6 +329,28 @@ _Static_assert(AOS_OFFSETOF(struct aos_direct_grid, num_groups) == 48, "layout")
 _Static_assert(AOS_OFFSETOF(struct aos_direct_grid, origin) == 72, "layout");
 _Static_assert(AOS_OFFSETOF(struct aos_direct_grid, dims) == 84, "layout");
 
+/*
+ * Cuttable direct waves (CPU devices). AOS_CUT_KERNEL_PREFIX "K" is the direct
+ * kernel with one more argument, a struct aos_cut in memory the host writes
+ * while the wave runs. Each group's linear index g within the wave's box
+ * (device group ids, x fastest) is its place in the virtual range after the
+ * box's first group. A group runs iff its claim says so:
+ *   - `claimed` below AOS_CUT_STOP: the group raises it to at least g + ahead
+ *     (one atomic max every `ahead` groups) and runs;
+ *   - once the host has set AOS_CUT_STOP (an atomic or), `claimed` is frozen:
+ *     groups below it run, the others return at once.
+ * So the groups that ran are exactly the box's first min(claimed, box) ones,
+ * and a cut wave resumes there. `ahead` bounds the groups that still run after
+ * a cut, so the host sizes it to a few microseconds of the kernel's groups.
+ */
+#define AOS_CUT_KERNEL_PREFIX "aos_cut_"
+#define AOS_CUT_STOP 0x80000000u
+
+struct aos_cut {
+	aos_u32 claimed;              /* atomic: groups claimed, | AOS_CUT_STOP once cut */
+	aos_u32 ahead;                /* groups one claim covers, >= 1 */
+};
+
 #ifndef __OPENCL_C_VERSION__
 /* Host: the direct kernel's grid argument for the launch of record r, for a wave whose box
  * starts at group `origin` (NULL: the range's first group, as a launch over the whole range). */

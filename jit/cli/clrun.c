@@ -323,7 +323,7 @@ static const char *kernel_to_run(const char *kernel, const struct aos_sched_cfg 
 {
 	if (!sched || !sched->direct_wave)
 		return kernel;
-	snprintf(buf, len, "%s%s", AOS_DIRECT_KERNEL_PREFIX, kernel);
+	snprintf(buf, len, "%s%s", sched->cut ? AOS_CUT_KERNEL_PREFIX : AOS_DIRECT_KERNEL_PREFIX, kernel);
 	return buf;
 }
 
@@ -378,16 +378,64 @@ static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, cl_uint g
 	return e;
 }
 
+/* The cuttable direct kernel over all virtual groups of rec in waves of up to `wave` groups, its
+ * cut record in `cut` (argument grid_arg + 1). Odd waves are cut before they start at a point
+ * that moves from wave to wave, so only their box's first groups run and the next wave resumes
+ * there; even waves claim 3 groups at a time and run out. After each wave the record must say
+ * what ran: the cut point unchanged, or at least the whole box claimed. */
+static cl_int run_cut_waves(struct aos_clenv *env, cl_kernel k, cl_uint grid_arg, const struct aos_launch *l,
+			    const struct aos_vndrange *rec, size_t wave, cl_mem cut, double *ms, char *err,
+			    size_t errlen)
+{
+	cl_int e = clSetKernelArg(k, grid_arg + 1, sizeof(cut), &cut);
+	aos_u32 want = wave < UINT32_MAX ? (aos_u32)wave : UINT32_MAX;
+	unsigned n_wave = 0;
+	for (aos_u32 start = 0; e == CL_SUCCESS && start < rec->total_groups; n_wave++) {
+		aos_u64 origin[3], extent[3];
+		aos_u32 n = aos_vndrange_box(rec, start, want, origin, extent);
+		size_t global[3], offset[3];
+		aos_vndrange_box_ndrange(rec, origin, extent, global, offset);
+		bool cut_now = n_wave % 2 == 1;
+		aos_u32 ran = cut_now ? 1 + (n_wave * 7u) % n : n; /* 1..n */
+		struct aos_cut c = { .claimed = cut_now ? ran | AOS_CUT_STOP : 0, .ahead = 3 };
+		cl_event ev = NULL;
+		if ((e = clEnqueueWriteBuffer(env->queue, cut, CL_TRUE, 0, sizeof(c), &c, 0, NULL, NULL)) != CL_SUCCESS ||
+		    (e = set_direct_grid(k, grid_arg, rec, origin)) != CL_SUCCESS ||
+		    (e = clEnqueueNDRangeKernel(env->queue, k, l->dims, offset, global, l->local, 0, NULL, &ev)) !=
+			    CL_SUCCESS)
+			break;
+		e = clWaitForEvents(1, &ev);
+		*ms += event_ms(ev);
+		clReleaseEvent(ev);
+		if (e == CL_SUCCESS)
+			e = clEnqueueReadBuffer(env->queue, cut, CL_TRUE, 0, sizeof(c), &c, 0, NULL, NULL);
+		if (e == CL_SUCCESS && (cut_now ? c.claimed != (ran | AOS_CUT_STOP) : c.claimed < n)) {
+			snprintf(err, errlen, "cut wave %u of %u groups: record says %#x after the wave, expected %s %u",
+				 n_wave, n, c.claimed, cut_now ? "the cut at" : "a claim of at least", ran);
+			return CL_INVALID_VALUE;
+		}
+		start += ran;
+	}
+	return e;
+}
+
 /* Runs the direct kernel over the whole virtual NDRange in waves of up to
  * sched->direct_wave groups; the grid is its last argument. */
 static cl_int run_direct(struct aos_clenv *env, cl_kernel k, const struct aos_launch *l,
-			 const struct aos_sched_cfg *sched, cl_uint grid_arg, double *ms)
+			 const struct aos_sched_cfg *sched, cl_uint grid_arg, double *ms, char *err, size_t errlen)
 {
 	struct aos_vndrange rec;
 	cl_int e = fill_record(&rec, l, NULL);
 	if (e != CL_SUCCESS)
 		return e;
-	return enqueue_direct_waves(env, k, grid_arg, l, &rec, sched->direct_wave, ms, NULL, NULL);
+	if (!sched->cut)
+		return enqueue_direct_waves(env, k, grid_arg, l, &rec, sched->direct_wave, ms, NULL, NULL);
+	cl_mem cut = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof(struct aos_cut), NULL, &e);
+	if (e == CL_SUCCESS) {
+		e = run_cut_waves(env, k, grid_arg, l, &rec, sched->direct_wave, cut, ms, err, errlen);
+		clReleaseMemObject(cut);
+	}
+	return e;
 }
 
 /* Reads the record back into *rec and checks that the virtual groups that ran are the first
@@ -546,7 +594,7 @@ int aos_clrun_launch(struct aos_clenv *env, cl_program prog, const char *kernel,
 	}
 	if (e == CL_SUCCESS) {
 		if (sched && sched->direct_wave)
-			e = run_direct(env, k, l, sched, (cl_uint)nargs, ms);
+			e = run_direct(env, k, l, sched, (cl_uint)nargs, ms, err, errlen);
 		else if (sched)
 			e = run_sched(env, k, l, sched, &s, (cl_uint)nargs, ms, err, errlen);
 		else

@@ -43,6 +43,9 @@ struct aos_sched_cfg {
 			      * needs a chunk */
 	size_t direct_wave;  /* > 0: run the direct kernel (accelos/vndrange.h) in waves of
 			      * this many virtual groups; phys_groups, chunk, split unused */
+	int cut;             /* with direct_wave: run the cuttable direct kernel; every other wave
+			      * is cut before it starts (struct aos_cut: its box's first groups run,
+			      * the next wave resumes there), the others claim 3 groups at a time */
 };
 
 int aos_clenv_open(struct aos_clenv *env);

@@ -97,7 +97,8 @@ static int run_one(struct aos_launch_spec *o, struct aos_clenv *env, cl_program 
 	return bad;
 }
 
-/* The direct kernel in one wave, in waves of 1, of the compute units and of an odd count. */
+/* The direct kernel in one wave, in waves of 1, of the compute units and of an odd count; then
+ * the cuttable one in waves of all groups and of the odd count, cut before every other wave. */
 static int run_direct_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_program prog,
 			      const struct reference *ref, int *runs)
 {
@@ -110,6 +111,18 @@ static int run_direct_configs(struct aos_launch_spec *o, struct aos_clenv *env, 
 		size_t n = clamp_count(waves[w], total);
 		struct aos_sched_cfg cfg = { .direct_wave = n };
 		snprintf(what, sizeof(what), "direct waves of %zu", n);
+		int rc = run_one(o, env, prog, ref, &cfg, what);
+		if (rc)
+			return rc;
+		(*runs)++;
+	}
+	size_t cut_waves[] = { total, pick_odd(total, env->compute_units) };
+	for (size_t w = 0; w < sizeof(cut_waves) / sizeof(cut_waves[0]); w++) {
+		if (tried_before(cut_waves, w, total))
+			continue;
+		size_t n = clamp_count(cut_waves[w], total);
+		struct aos_sched_cfg cfg = { .direct_wave = n, .cut = 1 };
+		snprintf(what, sizeof(what), "cut waves of %zu", n);
 		int rc = run_one(o, env, prog, ref, &cfg, what);
 		if (rc)
 			return rc;

@@ -98,6 +98,11 @@ START_TEST(spir64_has_direct_kernel)
 	ck_assert_uint_eq(LLVMCountParams(loop), 3);
 	ck_assert_uint_eq(LLVMCountParams(direct), 3); /* the same: the record is its only addition */
 	ck_assert_ptr_null(LLVMGetNamedFunction(m, AOS_DIRECT_KERNEL_PREFIX "helper"));
+	/* The cuttable twin: the direct kernel's arguments and its cut record, which it claims from. */
+	LLVMValueRef cut = LLVMGetNamedFunction(m, AOS_CUT_KERNEL_PREFIX "k");
+	ck_assert_ptr_nonnull(cut);
+	ck_assert_uint_eq(LLVMCountParams(cut), 4);
+	ck_assert_ptr_null(LLVMGetNamedFunction(m, AOS_CUT_KERNEL_PREFIX "helper"));
 	LLVMDisposeModule(m);
 	LLVMContextDispose(ctx);
 	aos_jit_result_destroy(r);
@@ -121,12 +126,15 @@ START_TEST(no_direct_leaves_the_twin_out)
 		ck_assert_int_eq(aos_jit_result_kernel(without, "k")->rewritten, 1);
 		if (target == AOS_JIT_TARGET_NVPTX64) {
 			ck_assert_ptr_null(strstr((const char *)without->binary, AOS_DIRECT_KERNEL_PREFIX));
+			/* GPUs run the loop shape, whose waves stop at the record's `stop`: no cut twin. */
+			ck_assert_ptr_null(strstr((const char *)with->binary, AOS_CUT_KERNEL_PREFIX));
 			ck_assert_ptr_nonnull(strstr((const char *)with->binary, ".entry " AOS_DIRECT_KERNEL_PREFIX "k("));
 		} else {
 			LLVMContextRef ctx = LLVMContextCreate();
 			LLVMModuleRef m = parse_result(without, ctx);
 			ck_assert_ptr_nonnull(LLVMGetNamedFunction(m, "k"));
 			ck_assert_ptr_null(LLVMGetNamedFunction(m, AOS_DIRECT_KERNEL_PREFIX "k"));
+			ck_assert_ptr_null(LLVMGetNamedFunction(m, AOS_CUT_KERNEL_PREFIX "k"));
 			LLVMDisposeModule(m);
 			LLVMContextDispose(ctx);
 		}
@@ -159,8 +167,8 @@ START_TEST(front_end_leaves_vectorizing_to_the_device)
 END_TEST
 
 /* On SPIR the front end leaves loops rolled, as PoCL's does (jit/frontend.c), even under -O3: a
- * loop calling a built-in keeps one clamp call per kernel shape (the loop and the direct kernel),
- * where clang's unrolling would give four each. */
+ * loop calling a built-in keeps one clamp call per kernel shape (the loop, the direct and the cut
+ * kernel), where clang's unrolling would give four each. */
 START_TEST(front_end_leaves_unrolling_to_the_device)
 {
 	const char *src =
@@ -172,7 +180,7 @@ START_TEST(front_end_leaves_unrolling_to_the_device)
 	int calls = 0;
 	for (const char *p = text; (p = strstr(p, "call spir_func float @_Z5clampfff(")); p++)
 		calls++;
-	ck_assert_int_eq(calls, 2);
+	ck_assert_int_eq(calls, 3);
 	ck_assert_ptr_nonnull(strstr(text, "!\"llvm.loop.unroll.disable\""));
 	free(text);
 }

@@ -248,7 +248,8 @@ int aos_test_run_suite_fair_traced(Suite *suite, char *trace_path, const char *c
     const char *const args[] = {"--policy", "fair", "--trace", trace_path, config ? "--config" : NULL, config_path,
                                 NULL};
     int rc = aos_test_run_suite_with_args(suite, args);
-    unlink(trace_path);
+    if (!getenv("AOS_TEST_KEEP_TRACE")) /* set: the trace stays for a look at what the daemon did */
+        unlink(trace_path);
     if (config)
         unlink(config_path);
     return rc;

@@ -43,6 +43,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
 	ck_assert_uint_eq(cfg.rejoin_credit_us, 16000);
 	ck_assert_uint_eq(cfg.cpu_loop_align, 32);
+	ck_assert_uint_eq(cfg.cut_quantum_us, 1000);
 	ck_assert_uint_eq(cfg.n_weights, 0);
 	ck_assert_ptr_null(cfg.weights);
 	ck_assert_int_eq(parse(""), 0);
@@ -66,6 +67,7 @@ START_TEST(good_file)
 			   "solo_native_us = 500\n"
 			   "rejoin_credit_us = 0\n"
 			   "cpu_loop_align = 0\n"
+			   "cut_quantum_us = 0\n"
 			   "wave_shape = loop\n"
 			   "weight.1000 = 3\n"
 			   "weight.render-farm = 7\n"
@@ -84,14 +86,15 @@ START_TEST(good_file)
 	ck_assert_uint_eq(cfg.solo_native_us, 500);
 	ck_assert_uint_eq(cfg.rejoin_credit_us, 0);
 	ck_assert_uint_eq(cfg.cpu_loop_align, 0);
+	ck_assert_uint_eq(cfg.cut_quantum_us, 0);
 	ck_assert_uint_eq(cfg.n_weights, 3);
 	ck_assert_str_eq(cfg.weights[0].client, "1000");
 	ck_assert_uint_eq(cfg.weights[0].weight, 3);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_LOOP);
-	ck_assert_uint_eq(cfg.weights[0].line, 15);
+	ck_assert_uint_eq(cfg.weights[0].line, 16);
 	ck_assert_str_eq(cfg.weights[1].client, "render-farm");
 	ck_assert_str_eq(cfg.weights[2].client, "7");
-	ck_assert_uint_eq(cfg.weights[2].line, 17);
+	ck_assert_uint_eq(cfg.weights[2].line, 18);
 }
 END_TEST
 

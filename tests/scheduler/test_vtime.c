@@ -119,6 +119,9 @@ START_TEST(rejoin_keeps_lag_up_to_credit)
 	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
 	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 10 * MS, 1.0), 0);
 	ck_assert_double_eq_tol(aos_sched_vt_now(vt), 13.0 * MS, 1e-6);
+	ck_assert_double_eq_tol(aos_sched_vt_joining(vt, 1), 11.0 * MS, 1e-6); /* what join will give */
+	ck_assert_double_eq_tol(aos_sched_vt_joining(vt, 2), 13.0 * MS, 1e-6); /* active: its own */
+	ck_assert_double_eq_tol(aos_sched_vt_joining(vt, 99), 13.0 * MS, 1e-6); /* unknown: a newcomer */
 	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
 	ck_assert_double_eq_tol(vtime_of(1), 11.0 * MS, 1e-6);
 	ck_assert_uint_eq(pick(), 1);
@@ -128,12 +131,14 @@ START_TEST(rejoin_keeps_lag_up_to_credit)
 	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 5 * MS, 1.0), 0);
 	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
 	ck_assert_int_eq(aos_sched_vt_charge(vt, 2, 2 * MS, 1.0), 0);
+	ck_assert_double_eq_tol(aos_sched_vt_joining(vt, 1), 17.0 * MS, 1e-6);
 	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
 	ck_assert_double_eq_tol(vtime_of(1), 17.0 * MS, 1e-6);
 
 	/* No debt is forgiven: ahead when it left, as far ahead when it comes back. */
 	ck_assert_int_eq(aos_sched_vt_charge(vt, 1, 20 * MS, 1.0), 0);
 	ck_assert_int_eq(aos_sched_vt_leave(vt, 1), 0);
+	ck_assert_double_eq_tol(aos_sched_vt_joining(vt, 1), 37.0 * MS, 1e-6);
 	ck_assert_int_eq(aos_sched_vt_join(vt, 1, 1), 0);
 	ck_assert_double_eq_tol(vtime_of(1), 37.0 * MS, 1e-6);
 

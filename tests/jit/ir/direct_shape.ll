@@ -4,6 +4,7 @@
 ; taking k's arguments and the launch's grid by value (struct aos_direct_grid,
 ; not the record: direct_grid.ll). NVPTX gets it too, marked a kernel in
 ; nvvm.annotations as k is; a kernel whose direct name is taken (c) gets none.
+; A spir module also gets aos_cut_k, the cuttable twin (CUT below); NVPTX not.
 ;
 ; From (clang-15 -x cl -cl-std=CL1.2 -target spir64 -O2 -fno-slp-vectorize
 ; -fno-vectorize -Xclang -finclude-default-header):
@@ -22,11 +23,12 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes=aos-rewrite -S %s -o %t.ll
 ; RUN: FileCheck %s --implicit-check-not=aos_base < %t.ll
 ; RUN: FileCheck %s --check-prefix=DNOT < %t.ll
+; RUN: FileCheck %s --check-prefix=CUT < %t.ll
 ; RUN: sed -e 's/^target triple = "spir64"$/target triple = "nvptx64-nvidia-nvcl"/' \
 ; RUN:     -e 's/^target datalayout = .*$/target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"/' \
 ; RUN:     %s \
 ; RUN:   | %opt -load-pass-plugin=%plugin -passes=aos-rewrite -S - -o - \
-; RUN:   | FileCheck %s --check-prefix=NV --implicit-check-not='spir_kernel void @aos_direct_c'
+; RUN:   | FileCheck %s --check-prefix=NV --implicit-check-not='spir_kernel void @aos_direct_c' --implicit-check-not=aos_cut_
 ; What the JIT runs after the rewrite (aos_passes_rewrite): rtlib linked (only
 ; what is needed), internalized, inlined, cleaned up. llvm-link-15 comes from
 ; PATH (same LLVM package as opt-15).
@@ -128,6 +130,26 @@
 ; DNOT-NOT: @_Z7barrierj
 ; DNOT: ret void
 ; DNOT-NEXT: }
+;
+; The cuttable twin (spir only): the direct kernel behind a claim on the cut
+; record, its own copy of t; a group the claim refuses returns before anything.
+; c, whose direct name is taken, gets none either.
+; CUT-LABEL: define dso_local spir_kernel void @aos_cut_k(
+; CUT-SAME: %struct.aos_direct_grid* nocapture noundef readonly byval(%struct.aos_direct_grid) align 8 %aos_grid, i8 addrspace(1)* %aos_cut)
+; CUT-NEXT: entry:
+; CUT-NEXT: %aos.ctx = alloca [20 x i64]
+; CUT-NEXT: %[[CTX:[0-9]+]] = bitcast [20 x i64]* %aos.ctx to i8*
+; CUT-NEXT: %[[CLAIM:[0-9]+]] = call spir_func i32 @aos_rt_cut_claim(i8 addrspace(1)* %aos_cut)
+; CUT-NEXT: %[[GO:[0-9]+]] = icmp ne i32 %[[CLAIM]], 0
+; CUT-NEXT: br i1 %[[GO]], label %aos.claimed, label %aos.cut
+; CUT: aos.claimed:
+; CUT-NEXT: bitcast %struct.aos_direct_grid* %aos_grid to i8*
+; CUT-NEXT: call spir_func void @aos_rt_direct_init(
+; CUT: @aos_cut_k.t
+; CUT: call spir_func void @_Z7barrierj(i32 noundef 1)
+; CUT: aos.cut:
+; CUT-NEXT: ret void
+; CUT-NOT: define {{.*}}@aos_cut_c
 ;
 ; NVPTX: the loop and the direct kernel (their nvvm.annotations:
 ; nvptx_annotations.ll).
