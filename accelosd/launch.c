@@ -139,8 +139,8 @@ void aos_logical_drop_run_state(struct aos_logical *l)
         NATIVE(l->record, clReleaseMemObject)(l->record);
     if (l->cut_mem)
         NATIVE(l->cut_mem, clReleaseMemObject)(l->cut_mem); /* its destructor frees cut_host */
-    else
-        free(l->cut_host);
+    if (!l->cut_host_freed_with_mem)
+        free(l->cut_host); /* no kernel ever had it: the launch failed before its first wave */
     l->kernel = NULL;
     l->record = NULL;
     l->cut_mem = NULL;
@@ -333,6 +333,7 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
         l->cut_mem = NATIVE(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, CUT_ALIGN, l->cut_host, &err);
         if (err == CL_SUCCESS)
             err = NATIVE(l->cut_mem, clSetMemObjectDestructorCallback)(l->cut_mem, cut_host_free, l->cut_host);
+        l->cut_host_freed_with_mem = err == CL_SUCCESS;
         if (err == CL_SUCCESS)
             err = NATIVE(l->cut_kernel, clSetKernelArg)(l->cut_kernel, ek->num_args + 1, sizeof(cl_mem), &l->cut_mem);
     }

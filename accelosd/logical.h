@@ -75,6 +75,7 @@ struct aos_logical {
     cl_mem cut_mem;                    /* cuttable direct waves: struct aos_cut, on cut_host; owned */
     struct aos_cut *cut_host;          /* host memory of cut_mem, freed with it; NULL: not cuttable */
     cl_kernel cut_kernel;              /* a clone of the cuttable direct kernel, or NULL */
+    bool cut_host_freed_with_mem;      /* cut_mem's destructor frees cut_host */
     struct aos_vndrange host;          /* the record; the non-blocking writes read it */
     cl_event gate;                     /* marker on the application's queue: may start */
     cl_event user;                     /* completes the application's event */
