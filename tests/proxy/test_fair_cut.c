@@ -45,6 +45,12 @@ static int check_every_group(cl_command_queue q, cl_mem out)
     return rc;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+    return x < y ? -1 : x > y;
+}
+
 static int client(int index, void *arg)
 {
     struct aos_test_long_short *g = arg;
@@ -52,7 +58,19 @@ static int client(int index, void *arg)
     cl_command_queue q;
     aos_test_context(&ctx, &q);
     cl_program p = aos_test_build(ctx, AOS_SPIN_KERNEL("long_groups") AOS_SPIN_KERNEL("short_launch"), NULL);
-    if (!p || !aos_test_gate_sync(&g->start))
+    if (!p)
+        return 3;
+    /* Warm-up, so that the device's compiles (on a cold PoCL cache hundreds of milliseconds each,
+     * one per kernel and per launch at offset 0 or not) are not timed below. The long client's
+     * first launch measures its groups and ends in cuttable waves off the origin; its second
+     * starts with a cuttable wave at the origin, as the timed launch does. */
+    int warm = 0;
+    for (int i = 0; i < (index == 0 ? 2 : 1) && !warm; i++)
+        warm = index == 0 ? aos_test_spin_launch(ctx, q, p, "long_groups", LONG_GROUPS / 8, LOCAL, LONG_ROUNDS, NULL)
+                          : aos_test_spin_launch(ctx, q, p, "short_launch", SHORT_GROUPS, LOCAL, SHORT_ROUNDS, NULL);
+    if (warm)
+        return warm;
+    if (!aos_test_gate_sync(&g->start))
         return 3;
     if (index == 1) {
         if (!aos_test_gate_sync(&g->go))
@@ -79,44 +97,46 @@ START_TEST(test_waves_are_cut_for_a_client_behind)
     struct aos_test_long_short gates = {0};
     aos_test_long_short_run(client, &gates, 30000);
     char long_line[4096], short_line[4096];
-    ck_assert_msg(trace_find(trace_path, "\"kernel\":\"long_groups\"", long_line, sizeof(long_line)),
+    /* The first launches were the warm-up: two long ones, one short one. */
+    ck_assert_msg(trace_find_nth(trace_path, "\"kernel\":\"long_groups\"", 3, long_line, sizeof(long_line)),
                   "no trace line for the long launch");
     ck_assert_uint_eq(trace_field(long_line, "virtual_groups_done"), LONG_GROUPS);
     unsigned long long long_start = trace_field(long_line, "admitted_host_ns");
     unsigned long long long_end = trace_field(long_line, "ended_host_ns");
     /* The short launches admitted while the long one ran: each waits for a cut, not for the rest of
      * a 16 ms wave. */
-    unsigned long long in_flight = 0, first_start = 0, last_end = 0;
+    unsigned long long in_flight[SHORT_LAUNCHES], first_start = 0, last_end = 0;
     int beside = 0;
-    for (int i = 1; i <= SHORT_LAUNCHES; i++) {
+    for (int i = 2; i <= SHORT_LAUNCHES + 1; i++) {
         ck_assert_msg(trace_find_nth(trace_path, "\"kernel\":\"short_launch\"", i, short_line, sizeof(short_line)),
                       "no trace line for short launch %d", i);
         unsigned long long start = trace_field(short_line, "admitted_host_ns");
         unsigned long long end = trace_field(short_line, "ended_host_ns");
-        first_start = i == 1 || start < first_start ? start : first_start;
+        first_start = i == 2 || start < first_start ? start : first_start;
         last_end = end > last_end ? end : last_end;
         if (start < long_start || start >= long_end)
             continue; /* not admitted while the long launch ran */
-        beside++;
-        in_flight += end - start;
+        in_flight[beside++] = end - start;
     }
-    double mean_ms = beside ? (double)in_flight / beside / 1e6 : 0;
+    /* The median: on a cold PoCL cache one or two launches still time a compile of the device's. */
+    qsort(in_flight, (size_t)beside, sizeof(in_flight[0]), by_value);
+    double median_ms = beside ? (double)in_flight[beside / 2] / 1e6 : 0;
     long long cut = aos_test_status_scheduler("waves-cut");
-    fprintf(stderr, "fair_cut: %d short launches beside the long one, %.2f ms each, %lld waves cut\n", beside, mean_ms,
-            cut);
+    fprintf(stderr, "fair_cut: %d short launches beside the long one, median %.2f ms, %lld waves cut\n", beside,
+            median_ms, cut);
     /* Each short launch is followed by reads of its results, each a command that waits for the
-     * device: with cuts 10-23 of the 40 launches got through while the long one ran, at 0.8-3.8 ms
-     * each; without, 5-6 at 7.8-11.9 ms (session 39, 2-core VM). */
+     * device: with cuts 12-20 of the 40 launches got through while the long one ran, in a median
+     * of 1.1-4.0 ms (cold caches included); without, 5 in 15-16 ms (session 39, 2-core VM). */
     ck_assert_msg(beside >= SHORT_LAUNCHES / 5,
                   "only %d of %d short launches ran beside the long one (they ran from %+.1f to %+.1f ms of its %.1f "
                   "ms): %s",
                   beside, SHORT_LAUNCHES, ((double)first_start - (double)long_start) / 1e6,
                   ((double)last_end - (double)long_start) / 1e6, (long_end - long_start) / 1e6, long_line);
-    ck_assert_msg(cut >= 1, "no wave was cut (%d short launches beside the long one, %.2f ms each)", beside, mean_ms);
-    ck_assert_msg(mean_ms < SLICE_MS * 3 / 8.0,
-                  "short launches beside the long one took %.2f ms on average (%d of them, %lld waves cut, slice %d "
+    ck_assert_msg(cut >= 1, "no wave was cut (%d short launches beside the long one, median %.2f ms)", beside, median_ms);
+    ck_assert_msg(median_ms < SLICE_MS * 3 / 8.0,
+                  "short launches beside the long one took %.2f ms (median; %d of them, %lld waves cut, slice %d "
                   "ms): %s",
-                  mean_ms, beside, cut, SLICE_MS, long_line);
+                  median_ms, beside, cut, SLICE_MS, long_line);
 }
 END_TEST
 
