@@ -110,7 +110,7 @@ void aos_event_drop(struct aos_session *s, cl_event ev)
 void aos_session_release_kept_events(struct aos_session *s)
 {
     struct aos_kept_events *k = s->kept_events;
-    bool release = !s->released_queue_undrained; /* else something may still reach them: leak */
+    bool release = !s->queue_undrained; /* else something may still reach them: leak */
     if (release && ((k && k->count) || aos_retired_queues_count(&s->retired_queues))) {
         /* PoCL 3.1 lets clFinish return once a queue's last command has ended, before that
          * command's end has reached the events that waited on it: kept ones, or a released
@@ -153,10 +153,13 @@ static void quiesce_event(struct aos_handle *h, void *ctx)
         x->host_step_done = true;
 }
 
+/* Bounded, as for released queues (queue_retire.c): should PoCL never run or fail a command, an
+ * unbounded clFinish would hold the session, and all it owns, for good. */
 static void quiesce_queue(struct aos_handle *h, void *ctx)
 {
-    (void)ctx;
-    NATIVE(h->object, clFinish)(h->object);
+    bool *undrained = ctx;
+    if (!aos_queue_drain_bounded(h->object))
+        *undrained = true;
 }
 
 void aos_session_quiesce(struct aos_session *s)
@@ -165,8 +168,9 @@ void aos_session_quiesce(struct aos_session *s)
      * command of its queues, released ones included, has ended one way or the other. */
     aos_handles_for_each(&s->handles, AOS_OBJ_EVENT, quiesce_event, NULL);
     quiesce_kept_user_events(s->kept_events);
-    aos_handles_for_each(&s->handles, AOS_OBJ_QUEUE, quiesce_queue, NULL);
-    s->released_queue_undrained = !aos_retired_queues_finish(&s->retired_queues);
+    bool undrained = false;
+    aos_handles_for_each(&s->handles, AOS_OBJ_QUEUE, quiesce_queue, &undrained);
+    s->queue_undrained = !aos_retired_queues_finish(&s->retired_queues) || undrained;
 }
 
 /* ---- Completion watcher -------------------------------------------------------------------- */

@@ -62,23 +62,42 @@ uint32_t aos_retired_queues_count(const struct aos_retired_queues *r)
 #define RETIRED_DRAIN_WAIT_NS 2000000000ull
 #define RETIRED_DRAIN_POLL_NS 1000000
 
+/* Whether barrier b has run or failed, waiting for it at most RETIRED_DRAIN_WAIT_NS. */
+static bool barrier_ended(cl_event b)
+{
+    uint64_t waited = 0;
+    while (b && aos_event_exec_status(b) > CL_COMPLETE && waited < RETIRED_DRAIN_WAIT_NS) {
+        struct timespec poll = {0, RETIRED_DRAIN_POLL_NS};
+        nanosleep(&poll, NULL);
+        waited += RETIRED_DRAIN_POLL_NS;
+    }
+    return b && aos_event_exec_status(b) <= CL_COMPLETE;
+}
+
 bool aos_retired_queues_finish(struct aos_retired_queues *r)
 {
     bool drained = true;
     for (uint32_t i = 0; i < r->count; i++) {
-        cl_event b = r->items[i].drained;
-        uint64_t waited = 0;
-        while (b && aos_event_exec_status(b) > CL_COMPLETE && waited < RETIRED_DRAIN_WAIT_NS) {
-            struct timespec poll = {0, RETIRED_DRAIN_POLL_NS};
-            nanosleep(&poll, NULL);
-            waited += RETIRED_DRAIN_POLL_NS;
-        }
-        if (!b || aos_event_exec_status(b) > CL_COMPLETE) {
+        if (!barrier_ended(r->items[i].drained)) {
             aos_log(AOS_LOG_WARN, "queue", "a released queue did not drain; its events are kept for good");
             drained = false;
         }
     }
     return drained;
+}
+
+bool aos_queue_drain_bounded(cl_command_queue q)
+{
+    cl_event b = NULL;
+    if (NATIVE(q, clEnqueueBarrierWithWaitList)(q, 0, NULL, &b) != CL_SUCCESS)
+        return NATIVE(q, clFinish)(q) == CL_SUCCESS; /* no barrier to wait for: the plain wait */
+    NATIVE(q, clFlush)(q);
+    bool ended = barrier_ended(b);
+    if (ended)
+        NATIVE(b, clReleaseEvent)(b);
+    else
+        aos_log(AOS_LOG_WARN, "queue", "a queue of a client that left did not drain; its events are kept for good");
+    return ended; /* else b stays referenced: something in the queue may still reach it */
 }
 
 void aos_retired_queues_release(struct aos_retired_queues *r, bool release)

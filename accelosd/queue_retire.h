@@ -33,6 +33,9 @@ uint32_t aos_retired_queues_count(const struct aos_retired_queues *r);
 /* Session teardown: waits until every kept queue has run or failed all its commands, for at most
  * 2 s each. False when one has not: nothing it may reach can be released then. */
 bool aos_retired_queues_finish(struct aos_retired_queues *r);
+/* Session teardown of a queue the client still held: waits until every command in it has run or
+ * failed, for at most 2 s (a barrier behind them all). False when they have not. */
+bool aos_queue_drain_bounded(cl_command_queue q);
 /* Session teardown: releases every kept queue once nothing can reach their events (release), else
  * leaks their references; frees the list either way. */
 void aos_retired_queues_release(struct aos_retired_queues *r, bool release);

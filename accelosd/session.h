@@ -44,7 +44,7 @@ struct aos_session {
     struct aos_kept_events *kept_events; /* see aos_event_drop (ops_event.c); service thread only */
     struct aos_retired_queues retired_queues; /* released by the client (queue_retire.h); service thread only */
     _Atomic uint32_t released_queues_kept;    /* its count, for the status report */
-    bool released_queue_undrained; /* at the session's end: its kept events are never released */
+    bool queue_undrained; /* at the session's end a queue, released or not, did not drain: its kept events are never released */
     struct aos_status_mailbox statuses; /* user-event failures from other threads (status_mailbox.h) */
     uint8_t *msg;           /* private copy of the message being handled */
     pthread_t thread;
