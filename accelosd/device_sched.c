@@ -558,6 +558,17 @@ static uint64_t hold_expire(struct device_sched *d)
     return came;
 }
 
+/* Devices on which a cuttable wave runs: while none does, enqueues need not look for one. */
+static _Atomic uint32_t cut_waves_running;
+
+/* Notes whose cuttable wave runs on d (0: none), for aos_device_sched_command_waits. */
+static void cut_wave_running(struct device_sched *d, uint64_t client)
+{
+    uint64_t was = atomic_exchange(&d->cut_wave_client, client);
+    if (!was != !client)
+        atomic_fetch_add(&cut_waves_running, client ? 1u : (uint32_t)-1);
+}
+
 /* Holds the device for client's next launch until until_ns (or until it is ready: hold_expire). */
 static void hold_start(struct device_sched *d, uint64_t client, uint64_t until_ns)
 {
@@ -769,7 +780,7 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
     aos_event_release_or_park(&d->parked, ev);
     bool was_cut = false;
     if (l->wave_cuttable)
-        atomic_store(&d->cut_wave_client, 0);
+        cut_wave_running(d, 0);
     if (l->wave_cuttable && status >= 0) {
         aos_u32 seen = __atomic_load_n(&l->cut_host->claimed, __ATOMIC_SEQ_CST);
         if (!(seen & AOS_CUT_STOP) && seen >= l->wave_vgroups)
@@ -994,10 +1005,10 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
                            bool chunk_changed, cl_event *ev)
 {
     cl_int err = CL_SUCCESS;
+    cl_kernel k = l->wave_cuttable ? l->cut_kernel : l->kernel;
     if (l->direct) { /* no record: the grid is an argument, with the box's origin */
         struct aos_direct_grid grid;
         aos_direct_grid_of(&l->host, box->origin, &grid);
-        cl_kernel k = l->wave_cuttable ? l->cut_kernel : l->kernel;
         err = NATIVE(k, clSetKernelArg)(k, l->grid_arg, sizeof(grid), &grid);
     } else if (first)
         err = NATIVE(l->run_queue, clEnqueueWriteBuffer)(l->run_queue, l->record, CL_FALSE, 0, sizeof(l->host),
@@ -1015,7 +1026,7 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
     }
     size_t loop[3] = {groups * l->local[0], l->local[1], l->local[2]};
     if (err == CL_SUCCESS)
-        err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, l->wave_cuttable ? l->cut_kernel : l->kernel, l->work_dim,
+        err = NATIVE(l->run_queue, clEnqueueNDRangeKernel)(l->run_queue, k, l->work_dim,
                                                           l->direct ? box->offset : NULL,
                                                           l->direct ? box->global : loop, l->local, 0, NULL, ev);
     return err;
@@ -1090,6 +1101,25 @@ static double vtime_with_wave(struct device_sched *d, const struct aos_logical *
     return v + (double)(aos_now_ns() - r->wave_submit_host_ns) * r->wave_share / r->weight;
 }
 
+/* How far client's virtual time (or the one it would have on joining) is below vr by more than the
+ * quantum: > 0, a cut is due for it. */
+static double cut_behind(struct device_sched *d, double vr, uint64_t client)
+{
+    return vr - (aos_sched_vt_joining(d->vt, client) + (double)cut_quantum_ns());
+}
+
+/* Not behind enough yet (behind <= 0): has the scheduler thread step again when it would be, as
+ * r's wave adds share / weight of virtual time per ns, unless it steps sooner already. */
+static void cut_recheck(struct device_sched *d, const struct aos_logical *r, double behind)
+{
+    uint64_t at = aos_now_ns() + (uint64_t)(-behind * r->weight / r->wave_share) + 1;
+    uint64_t was = atomic_load(&d->cut_check_at_ns);
+    if (!was || at < was) {
+        atomic_store(&d->cut_check_at_ns, at);
+        wake_thread(d); /* it may be asleep for longer */
+    }
+}
+
 static void cut(struct device_sched *d, struct aos_logical *r, const char *why)
 {
     cut_send(r);
@@ -1101,8 +1131,8 @@ static void cut(struct device_sched *d, struct aos_logical *r, const char *why)
 
 /* Cuts the running cuttable wave for the first ready launch of another client in fair order when
  * that client is a quantum behind, or is the client the device was held for. */
-static void cut_for_ready(struct device_sched *d, struct aos_logical **ls, const struct aos_sched_kernel *k,
-                          const struct aos_sched_share *out, const size_t *order, size_t n, uint64_t came)
+static void cut_for_ready(struct device_sched *d, struct aos_logical **ls, const struct aos_sched_share *out,
+                          const size_t *order, size_t n, uint64_t came)
 {
     struct aos_logical *r = cut_candidate(d);
     if (!r)
@@ -1113,7 +1143,7 @@ static void cut_for_ready(struct device_sched *d, struct aos_logical **ls, const
         if (ls[i]->client == r->client || ls[i]->state != AOS_LOGICAL_READY || out[i].status != AOS_SCHED_RUN ||
             !out[i].groups)
             continue;
-        if (ls[i]->client == came || k[i].vtime + (double)cut_quantum_ns() < vr)
+        if (ls[i]->client == came || cut_behind(d, vr, ls[i]->client) > 0)
             cut(d, r, "a ready launch");
         return;
     }
@@ -1128,21 +1158,16 @@ static void cut_for_command(struct device_sched *d, uint64_t client)
     struct aos_logical *r = cut_candidate(d);
     if (!r || r->client == client)
         return;
-    double behind = vtime_with_wave(d, r) - (aos_sched_vt_joining(d->vt, client) + (double)cut_quantum_ns());
+    double behind = cut_behind(d, vtime_with_wave(d, r), client);
     if (behind > 0) {
         d->cut_command_client = 0;
         cut(d, r, "a command");
         return;
     }
-    /* Not behind enough yet: asked again when it would be, while this wave runs. */
+    /* Asked again when it would be behind enough, while this wave runs. */
     d->cut_command_client = client;
     d->cut_command_wave = r;
-    uint64_t at = aos_now_ns() + (uint64_t)(-behind * r->weight / r->wave_share) + 1;
-    uint64_t was = atomic_load(&d->cut_check_at_ns);
-    if (!was || at < was) {
-        atomic_store(&d->cut_check_at_ns, at);
-        wake_thread(d);
-    }
+    cut_recheck(d, r, behind);
 }
 
 /* Cuts the running cuttable wave for a launch of another client that has come but is not ready,
@@ -1158,27 +1183,24 @@ static void cut_for_gated(struct device_sched *d)
     struct aos_logical *r = cut_candidate(d);
     if (!r)
         return;
-    uint64_t now = aos_now_ns(), check_at = 0;
-    double vr = vtime_with_wave(d, r);
+    double vr = vtime_with_wave(d, r), nearest = 0; /* the one nearest to being behind enough */
+    bool waiting = false;
     for (struct aos_logical *o = d->launches; o; o = o->next) {
         if (o->state != AOS_LOGICAL_GATED || o->cut_asks >= CUT_ASKS || o->client == r->client)
             continue;
-        double behind = vr - (aos_sched_vt_joining(d->vt, o->client) + (double)cut_quantum_ns());
+        double behind = cut_behind(d, vr, o->client);
         if (behind > 0) {
             o->cut_asks++;
             cut(d, r, "a launch that came");
             if (r->cut_sent && !d->hold_client)
-                hold_start(d, o->client, now + CUT_GATE_WAIT_NS);
+                hold_start(d, o->client, aos_now_ns() + CUT_GATE_WAIT_NS);
             return;
         }
-        /* r's wave adds share / weight of virtual time per ns */
-        uint64_t at = now + (uint64_t)(-behind * r->weight / r->wave_share) + 1;
-        check_at = !check_at || at < check_at ? at : check_at;
+        nearest = !waiting || behind > nearest ? behind : nearest;
+        waiting = true;
     }
-    if (check_at) {
-        atomic_store(&d->cut_check_at_ns, check_at);
-        wake_thread(d); /* it may be asleep for longer */
-    }
+    if (waiting)
+        cut_recheck(d, r, nearest);
 }
 
 static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t groups, double share)
@@ -1239,7 +1261,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         l->max_chunk = chunk_used;
     if (l->wave_cuttable)
         cut_arm(l, groups);
-    atomic_store(&d->cut_wave_client, l->wave_cuttable ? l->client : 0);
+    cut_wave_running(d, l->wave_cuttable ? l->client : 0);
     cl_event ev = NULL;
     cl_int err = wave_enqueue(l, groups, &box, first, l->host.chunk != chunk_was, &ev);
     if (err != CL_SUCCESS) {
@@ -1364,7 +1386,7 @@ static void plan(struct device_sched *d)
         idle &= !running[i];
     }
     if (direct_running && cut_quantum_ns())
-        cut_for_ready(d, ls, k, out, order, n, came);
+        cut_for_ready(d, ls, out, order, n, came);
     bool hold = false; /* only an idle device waits (anticipation) */
     for (size_t j = 0; settled && idle && !solo_owner && j < n; j++) {
         i = order[j];
@@ -1601,17 +1623,31 @@ static struct device_sched *sched_started(uint32_t device)
     return started ? d : NULL;
 }
 
-uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups)
+/* The remembered time per virtual group on one compute unit of the code behind estimate_key on
+ * dev (*one), and what a launch of virtual_groups groups of it takes on the whole device; 0 for
+ * both when nothing is measured yet. Any thread. */
+static double expected_on(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups, double *one)
 {
     struct device_sched *d = sched_started(dev->index);
+    *one = 0;
     if (!d || !estimate_key || !virtual_groups || !d->have_model || !d->model.compute_units)
-        return 0; /* nothing measured on it yet */
+        return 0;
     pthread_mutex_lock(&d->estimates_lock);
-    double one = estimate_get(d, estimate_key);
+    *one = estimate_get(d, estimate_key);
     pthread_mutex_unlock(&d->estimates_lock);
     uint64_t width = d->model.compute_units < virtual_groups ? d->model.compute_units : virtual_groups;
-    double ns = one * (double)virtual_groups / (double)width;
-    return ns > 0 && ns < 1e18 ? (uint64_t)ns + 1 : 0;
+    return *one * (double)virtual_groups / (double)width;
+}
+
+uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups)
+{
+    double one, ns = expected_on(dev, estimate_key, virtual_groups, &one);
+    return ns > 0 && ns < 1e18 ? (uint64_t)ns + 1 : 0; /* 0: nothing measured on it yet */
+}
+
+bool aos_device_sched_cut_wave_runs(void)
+{
+    return atomic_load(&cut_waves_running) != 0;
 }
 
 void aos_device_sched_command_waits(const struct aos_device *dev, uint64_t client)
@@ -1630,16 +1666,11 @@ void aos_device_sched_command_waits(const struct aos_device *dev, uint64_t clien
 
 bool aos_device_sched_may_cut(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups)
 {
-    struct device_sched *d = sched_started(dev->index);
     if (!cut_quantum_ns() || !virtual_groups)
         return false;
-    if (!d || !estimate_key || !d->have_model || !d->model.compute_units)
-        return true; /* nothing measured yet: its waves decide */
-    pthread_mutex_lock(&d->estimates_lock);
-    double one = estimate_get(d, estimate_key);
-    pthread_mutex_unlock(&d->estimates_lock);
-    uint64_t width = d->model.compute_units < virtual_groups ? d->model.compute_units : virtual_groups;
-    return one <= 0 || (one >= CUT_MIN_GROUP_NS && one * (double)virtual_groups / (double)width >= (double)cut_quantum_ns());
+    double one, ns = expected_on(dev, estimate_key, virtual_groups, &one);
+    /* nothing measured yet: its waves decide */
+    return one <= 0 || (one >= CUT_MIN_GROUP_NS && ns >= (double)cut_quantum_ns());
 }
 
 uint64_t aos_device_sched_runaway_allowance_ns(const struct aos_device *dev, uint64_t virtual_groups,

@@ -377,8 +377,11 @@ static bool twin_kernel_describe(struct aos_elastic_kernel *ek)
                                                sizeof(ek->compile_wg), ek->compile_wg, NULL) == CL_SUCCESS;
 }
 
-/* The direct shape of the twin kernel `name` (SPIR targets), or NULL: then launches use the loop. */
-static cl_kernel direct_kernel_new(cl_program program, const char *prefix, const char *name, cl_uint num_args)
+/* The direct shape of the twin kernel `name` under `prefix` (SPIR targets; the direct or the
+ * cuttable one) taking `added` arguments after the application's, or NULL: then launches use the
+ * loop, or direct waves that are never cut. */
+static cl_kernel direct_kernel_new(cl_program program, const char *prefix, const char *name, cl_uint num_args,
+                                   cl_uint added)
 {
     char direct_name[512];
     if ((size_t)snprintf(direct_name, sizeof(direct_name), "%s%s", prefix, name) >=
@@ -390,7 +393,7 @@ static cl_kernel direct_kernel_new(cl_program program, const char *prefix, const
     if (err != CL_SUCCESS)
         return NULL;
     if (NATIVE(k, clGetKernelInfo)(k, CL_KERNEL_NUM_ARGS, sizeof(args), &args, NULL) != CL_SUCCESS ||
-        args != num_args + 1 + !strcmp(prefix, AOS_CUT_KERNEL_PREFIX)) {
+        args != num_args + added) {
         NATIVE(k, clReleaseKernel)(k);
         return NULL;
     }
@@ -426,8 +429,8 @@ struct aos_elastic_kernel *aos_elastic_kernel_new(struct aos_elastic_program *ep
         aos_elastic_kernel_destroy(ek);
         return NULL;
     }
-    ek->direct = direct_kernel_new(ep->program, AOS_DIRECT_KERNEL_PREFIX, name, num_args);
-    ek->cut = ek->direct ? direct_kernel_new(ep->program, AOS_CUT_KERNEL_PREFIX, name, num_args) : NULL;
+    ek->direct = direct_kernel_new(ep->program, AOS_DIRECT_KERNEL_PREFIX, name, num_args, 1); /* the grid */
+    ek->cut = ek->direct ? direct_kernel_new(ep->program, AOS_CUT_KERNEL_PREFIX, name, num_args, 2) : NULL; /* + cut */
     return ek;
 }
 
@@ -460,10 +463,11 @@ struct aos_elastic_kernel *aos_elastic_kernel_clone(const struct aos_elastic_ker
         if (err != CL_SUCCESS)
             ek->direct = NULL; /* the clone runs in the loop shape */
     }
-    if (src->cut) {
-        ek->cut = ek->direct ? NATIVE(src->cut, clCloneKernel)(src->cut, &err) : NULL;
-        if (ek->direct && err != CL_SUCCESS)
-            ek->cut = NULL;
+    ek->cut = NULL; /* only beside a direct shape */
+    if (src->cut && ek->direct) {
+        ek->cut = NATIVE(src->cut, clCloneKernel)(src->cut, &err);
+        if (err != CL_SUCCESS)
+            ek->cut = NULL; /* its waves are never cut */
     }
     return ek;
 }

@@ -337,6 +337,19 @@ static cl_int set_direct_grid(cl_kernel k, cl_uint grid_arg, const struct aos_vn
 	return clSetKernelArg(k, grid_arg, sizeof(grid), &grid);
 }
 
+/* Enqueues one wave of the direct kernel k over a box of rec (aos_vndrange_box), its origin in the
+ * grid argument `grid_arg`. */
+static cl_int enqueue_box(struct aos_clenv *env, cl_kernel k, cl_uint grid_arg, const struct aos_launch *l,
+			  const struct aos_vndrange *rec, const aos_u64 origin[3], const aos_u64 extent[3], cl_event *ev)
+{
+	size_t global[3], offset[3];
+	aos_vndrange_box_ndrange(rec, origin, extent, global, offset);
+	cl_int e = set_direct_grid(k, grid_arg, rec, origin);
+	if (e == CL_SUCCESS)
+		e = clEnqueueNDRangeKernel(env->queue, k, l->dims, offset, global, l->local, 0, NULL, ev);
+	return e;
+}
+
 /* Enqueues the direct kernel over all virtual groups of rec in waves of up to `wave` groups,
  * each a box of the original range (aos_vndrange_box: one physical group per virtual group,
  * original local size, the global offset moved to the box, the box's origin in the grid
@@ -352,12 +365,8 @@ static cl_int enqueue_direct_waves(struct aos_clenv *env, cl_kernel k, cl_uint g
 	for (aos_u32 start = 0; e == CL_SUCCESS && start < rec->total_groups;) {
 		aos_u64 origin[3], extent[3];
 		aos_u32 n = aos_vndrange_box(rec, start, want, origin, extent);
-		size_t global[3], offset[3];
-		aos_vndrange_box_ndrange(rec, origin, extent, global, offset);
 		cl_event ev = NULL;
-		if ((e = set_direct_grid(k, grid_arg, rec, origin)) != CL_SUCCESS)
-			break;
-		e = clEnqueueNDRangeKernel(env->queue, k, l->dims, offset, global, l->local, 0, NULL, &ev);
+		e = enqueue_box(env, k, grid_arg, l, rec, origin, extent, &ev);
 		if (e == CL_SUCCESS && ms) {
 			e = clWaitForEvents(1, &ev);
 			*ms += event_ms(ev);
@@ -393,16 +402,12 @@ static cl_int run_cut_waves(struct aos_clenv *env, cl_kernel k, cl_uint grid_arg
 	for (aos_u32 start = 0; e == CL_SUCCESS && start < rec->total_groups; n_wave++) {
 		aos_u64 origin[3], extent[3];
 		aos_u32 n = aos_vndrange_box(rec, start, want, origin, extent);
-		size_t global[3], offset[3];
-		aos_vndrange_box_ndrange(rec, origin, extent, global, offset);
 		bool cut_now = n_wave % 2 == 1;
 		aos_u32 ran = cut_now ? 1 + (n_wave * 7u) % n : n; /* 1..n */
 		struct aos_cut c = { .claimed = cut_now ? ran | AOS_CUT_STOP : 0, .ahead = 3 };
 		cl_event ev = NULL;
 		if ((e = clEnqueueWriteBuffer(env->queue, cut, CL_TRUE, 0, sizeof(c), &c, 0, NULL, NULL)) != CL_SUCCESS ||
-		    (e = set_direct_grid(k, grid_arg, rec, origin)) != CL_SUCCESS ||
-		    (e = clEnqueueNDRangeKernel(env->queue, k, l->dims, offset, global, l->local, 0, NULL, &ev)) !=
-			    CL_SUCCESS)
+		    (e = enqueue_box(env, k, grid_arg, l, rec, origin, extent, &ev)) != CL_SUCCESS)
 			break;
 		e = clWaitForEvents(1, &ev);
 		*ms += event_ms(ev);

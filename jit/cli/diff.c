@@ -97,38 +97,37 @@ static int run_one(struct aos_launch_spec *o, struct aos_clenv *env, cl_program 
 	return bad;
 }
 
-/* The direct kernel in one wave, in waves of 1, of the compute units and of an odd count; then
- * the cuttable one in waves of all groups and of the odd count, cut before every other wave. */
-static int run_direct_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_program prog,
-			      const struct reference *ref, int *runs)
+/* The direct kernel in waves of `counts` groups each (cut: its cuttable twin, cut before every
+ * other wave), each count once. */
+static int run_wave_counts(struct aos_launch_spec *o, struct aos_clenv *env, cl_program prog,
+			   const struct reference *ref, const size_t *counts, size_t n_counts, int cut, int *runs)
 {
 	size_t total = aos_launch_groups(&o->launch);
-	size_t waves[] = { total, 1, env->compute_units, pick_odd(total, env->compute_units) };
 	char what[128];
-	for (size_t w = 0; w < sizeof(waves) / sizeof(waves[0]); w++) {
-		if (tried_before(waves, w, total))
+	for (size_t w = 0; w < n_counts; w++) {
+		if (tried_before(counts, w, total))
 			continue;
-		size_t n = clamp_count(waves[w], total);
-		struct aos_sched_cfg cfg = { .direct_wave = n };
-		snprintf(what, sizeof(what), "direct waves of %zu", n);
-		int rc = run_one(o, env, prog, ref, &cfg, what);
-		if (rc)
-			return rc;
-		(*runs)++;
-	}
-	size_t cut_waves[] = { total, pick_odd(total, env->compute_units) };
-	for (size_t w = 0; w < sizeof(cut_waves) / sizeof(cut_waves[0]); w++) {
-		if (tried_before(cut_waves, w, total))
-			continue;
-		size_t n = clamp_count(cut_waves[w], total);
-		struct aos_sched_cfg cfg = { .direct_wave = n, .cut = 1 };
-		snprintf(what, sizeof(what), "cut waves of %zu", n);
+		size_t n = clamp_count(counts[w], total);
+		struct aos_sched_cfg cfg = { .direct_wave = n, .cut = cut };
+		snprintf(what, sizeof(what), "%s waves of %zu", cut ? "cut" : "direct", n);
 		int rc = run_one(o, env, prog, ref, &cfg, what);
 		if (rc)
 			return rc;
 		(*runs)++;
 	}
 	return 0;
+}
+
+/* The direct kernel in one wave, in waves of 1, of the compute units and of an odd count; then
+ * the cuttable one in waves of all groups and of the odd count, cut before every other wave. */
+static int run_direct_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_program prog,
+			      const struct reference *ref, int *runs)
+{
+	size_t total = aos_launch_groups(&o->launch);
+	size_t odd = pick_odd(total, env->compute_units);
+	const size_t direct[] = { total, 1, env->compute_units, odd }, cut[] = { total, odd };
+	int rc = run_wave_counts(o, env, prog, ref, direct, sizeof(direct) / sizeof(direct[0]), 0, runs);
+	return rc ? rc : run_wave_counts(o, env, prog, ref, cut, sizeof(cut) / sizeof(cut[0]), 1, runs);
 }
 
 static int run_configs(struct aos_launch_spec *o, struct aos_clenv *env, cl_program prog,

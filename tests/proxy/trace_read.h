@@ -61,6 +61,17 @@ static inline unsigned long long trace_field(const char *line, const char *key)
     return strtoull(p + strlen(pat), NULL, 10);
 }
 
+/* The in-flight window (admitted_host_ns, ended_host_ns) of the nth launch (from 1) whose line
+ * contains needle; fails the test when it has no line. */
+static inline void trace_span_nth(const char *path, const char *needle, int nth, unsigned long long *admitted,
+                                  unsigned long long *ended)
+{
+    char line[4096];
+    ck_assert_msg(trace_find_nth(path, needle, nth, line, sizeof(line)), "no trace line %d with %s", nth, needle);
+    *admitted = trace_field(line, "admitted_host_ns");
+    *ended = trace_field(line, "ended_host_ns");
+}
+
 static inline long long trace_signed(const char *line, const char *key)
 {
     char pat[64];
