@@ -761,22 +761,36 @@ static void on_gate(struct device_sched *d, struct aos_logical *l, cl_int status
     admit_active(l->s, +1);
 }
 
+/* How long the wave's command waited on the device before it started (its QUEUED to START): on
+ * PoCL the compile of a kernel for a new shape (its first launch, the first off the origin, each
+ * local size) falls there, tens to hundreds of milliseconds, and none of it runs the wave. */
+static uint64_t wave_wait_ns(cl_event ev, uint64_t start)
+{
+    uint64_t queued = 0;
+    if (!start || !aos_event_profiled(ev, CL_PROFILING_COMMAND_QUEUED, &queued) || queued > start)
+        return 0;
+    return start - queued;
+}
+
 /* ended_ns: host time the wave's end was seen. The scheduler measures waves on the host clock
- * (PoCL's kernel profiling times cover only part of a command); the application's profiling keeps
- * the device's times of the first and last wave. */
+ * (PoCL's kernel profiling times cover only part of a command), less the time the device kept the
+ * command before starting it, so that neither virtual time nor the groups' estimate counts a
+ * compile; the application's profiling keeps the device's times of the first and last wave. */
 static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status, uint64_t ended_ns)
 {
     cl_event ev = l->wave;
     l->wave = NULL;
-    uint64_t start = 0, end = 0;
+    uint64_t start = 0, end = 0, waited = 0;
     if (status >= 0 && aos_event_profiled(ev, CL_PROFILING_COMMAND_START, &start) &&
         aos_event_profiled(ev, CL_PROFILING_COMMAND_END, &end) && end >= start) {
         if (!l->start_ns)
             l->start_ns = start;
         l->end_ns = end;
+        waited = wave_wait_ns(ev, start);
     }
     uint64_t since = l->wave_submit_host_ns;
     uint64_t device_ns = ended_ns > since ? ended_ns - since : 1;
+    device_ns = waited < device_ns ? device_ns - waited : 1;
     aos_event_release_or_park(&d->parked, ev);
     bool was_cut = false;
     if (l->wave_cuttable)
@@ -798,10 +812,11 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
         /* A wave of fewer virtual groups than groups (a direct box's row tail) ran them all at once. */
         uint32_t ran_together = l->wave_groups < l->wave_vgroups ? l->wave_groups : l->wave_vgroups;
         double measured = (double)device_ns * ran_together / l->wave_vgroups;
-        /* The waves of a new kernel object also time the device's compile of it (tens of ms on
-         * PoCL, for each new program of each process, and again for the first box off the
-         * origin): there, a wave far slower than the same code's remembered time is a compile.
-         * At most COMPILE_WAVES of them: a launch really that slow is measured from then on. */
+        /* A device without profiling times, or one that compiles after it starts the command,
+         * still shows a compile in the first waves of a new kernel object (on PoCL one for each
+         * new program of each process, again for the first box off the origin): a wave far
+         * slower than the same code's remembered time is a compile. At most COMPILE_WAVES of
+         * them: a launch really that slow is measured from then on. */
         bool compiling = l->cold && l->remembered_one > 0 && measured > COMPILE_SLOWDOWN * l->remembered_one &&
                          l->compile_waves < COMPILE_WAVES;
         l->compile_waves += compiling;

@@ -5,6 +5,9 @@
 
 #include <CL/cl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
 
 /* One dependent step on h in round r: OpenCL C, and the same in aos_spin_expect(). */
 #define AOS_SPIN_STEP "h = (h ^ (h >> 15)) * 2246822519u + r;"
@@ -24,6 +27,18 @@
     "  uint n = get_group_id(0) == slow_group ? slow_rounds : rounds;\n"                            \
     "  for (uint r = 0; r < n; r++) " AOS_SPIN_STEP "\n"                                            \
     "  out[i] = h; }\n"
+
+/* The slow-group spin kernel `name` with a nonce that makes its source new to PoCL's and the
+ * JIT's caches, so that the device compiles it during its first launch's waves. */
+static inline void aos_spin_cold_source(char *buf, size_t size, const char *name)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(buf, size,
+             "/* nonce %ld.%09ld.%ld */\n"
+             "kernel void %s" AOS_SPIN_SLOW_GROUP_PARAMS AOS_SPIN_SLOW_GROUP_BODY,
+             (long)ts.tv_sec, ts.tv_nsec, (long)getpid(), name);
+}
 
 /* What AOS_SPIN_STEP leaves in h, starting from `start`, after `rounds` steps. */
 static inline uint32_t aos_spin_expect(uint32_t start, uint32_t rounds)

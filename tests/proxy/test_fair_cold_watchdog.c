@@ -4,8 +4,6 @@
  * aborted as a runaway; a later launch whose virtual group runs past the limit still is. */
 #include <stdint.h>
 #include <stdio.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "harness.h"
 #include "spin_kernel.h"
@@ -14,18 +12,6 @@
 static char trace_path[64] = "/tmp/accelos-cold-trace-XXXXXX";
 
 enum { LOCAL = 16, GROUPS = 4, N = LOCAL * GROUPS, COLD_KERNELS = 6 };
-
-/* The spin kernel, one group of which may run `slow_rounds`. A nonce makes its source new to
- * PoCL's and the JIT's caches, so the device compiles it during the first launch's wave. */
-static void cold_source(char *buf, size_t size, const char *name)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    snprintf(buf, size,
-             "/* nonce %ld.%09ld.%ld */\n"
-             "kernel void %s" AOS_SPIN_SLOW_GROUP_PARAMS AOS_SPIN_SLOW_GROUP_BODY,
-             (long)ts.tv_sec, ts.tv_nsec, (long)getpid(), name);
-}
 
 static cl_event enqueue_spin(cl_command_queue q, cl_kernel k, cl_mem out, cl_uint rounds, cl_uint slow_group,
                              cl_uint slow_rounds)
@@ -50,7 +36,7 @@ START_TEST(test_first_launches_compiling_are_not_runaways)
     for (int i = 0; i < COLD_KERNELS; i++) {
         char name[16];
         snprintf(name, sizeof(name), "cold_%d", i);
-        cold_source(one, sizeof(one), name);
+        aos_spin_cold_source(one, sizeof(one), name);
         strcat(src, one);
     }
     cl_program p = aos_test_build(ctx, src, NULL);
