@@ -5,6 +5,7 @@
 # TENANTS is accelos-mix's --tenants list, or "" to pick mixes with options (--random K --count C).
 # ACCELOS_POLICY selects the daemon's policy (default fair); records are labelled accelos-POLICY.
 # ACCELOS_CONFIG names a daemon configuration file (docs/scheduler.md §5) to start it with.
+# ACCELOS_DAEMON_LOG=debug makes the daemon's log (OUT_DIR/accelosd.log) show every wave and hold.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 mkdir -p "$2"
@@ -30,7 +31,9 @@ policy="${ACCELOS_POLICY:-fair}"
 rm -rf "$out/mix.jsonl" "$out/plots" "$out/isolated.json" "$out/trace.jsonl"
 config_args=()
 [[ -n ${ACCELOS_CONFIG:-} ]] && config_args=(--config "$ACCELOS_CONFIG")
-"$build/accelosd/accelosd" --socket "$socket" "${config_args[@]}" --policy "$policy" --trace "$out/trace.jsonl" -v \
+verbosity=-v
+[[ ${ACCELOS_DAEMON_LOG:-} == debug ]] && verbosity=-vv
+"$build/accelosd/accelosd" --socket "$socket" "${config_args[@]}" --policy "$policy" --trace "$out/trace.jsonl" "$verbosity" \
   2>"$out/accelosd.log" &
 daemon_pid=$!
 for _ in $(seq 1 500); do
