@@ -42,9 +42,9 @@ START_TEST(test_a_compile_is_not_charged_as_device_time)
     fprintf(stderr, "compile_charge: launch in flight %.2f ms, charged %.3f ms over %llu waves\n", span / 1e6,
             charged / 1e6, trace_field(line, "waves"));
     /* The launch's own waves take microseconds; it is in flight this long only for the compiles
-     * (about 60 ms each for this kernel on a 2-core VM). Were it shorter, this test would show
-     * nothing. */
-    ck_assert_msg(span >= 20000000ull, "the launch took only %.2f ms: was its kernel compiled before?", span / 1e6);
+     * (50-150 ms each for this kernel on a 2-core VM, a linked shared object each: never under
+     * 5 ms). Were it shorter, this test would show nothing. */
+    ck_assert_msg(span >= 5000000ull, "the launch took only %.2f ms: was its kernel compiled before?", span / 1e6);
     /* Charged with the compiles, device_ns was about the whole span. */
     ck_assert_msg(charged * 4 < span, "charged %.2f ms of a launch in flight %.2f ms: %s", charged / 1e6, span / 1e6,
                   line);
