@@ -255,8 +255,15 @@ static void *service_main(void *arg)
     aos_thread_name("aos-client");
     uint32_t cap = s->region.layout.req_size / 2;
     uint64_t idle_since = 0;
-    while (!atomic_load(&s->dead)) {
-        if (atomic_exchange(&s->attention, false))
+    for (;;) {
+        /* Attention first, then dead: a kill sets dead before it raises attention, so a kill whose
+         * attention this takes is seen below, and one that comes after leaves attention raised
+         * for the sleep at the bottom. Checked the other way round, a kill landing between the two
+         * lost its wake-up, and the session slept until the daemon stopped (test_hostile, CI). */
+        bool poked = atomic_exchange(&s->attention, false);
+        if (atomic_load(&s->dead))
+            break;
+        if (poked)
             aos_status_mailbox_apply(&s->statuses);
         int size = aos_ring_pop(&s->req, s->msg, cap);
         if (size < 0) {
