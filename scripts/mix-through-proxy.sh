@@ -5,7 +5,7 @@
 # TENANTS is accelos-mix's --tenants list, or "" to pick mixes with options (--random K --count C).
 # ACCELOS_POLICY selects the daemon's policy (default fair); records are labelled accelos-POLICY.
 # ACCELOS_CONFIG names a daemon configuration file (docs/scheduler.md §5) to start it with.
-# ACCELOS_DAEMON_LOG=debug makes the daemon's log (OUT_DIR/accelosd.log) show every wave and hold.
+# ACCELOS_DAEMON_LOG=debug makes the daemon's log (OUT_DIR/accelosd.log) show every wave, hold and cut.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 mkdir -p "$2"
