@@ -294,7 +294,9 @@ static void *service_main(void *arg)
         aos_ring_wait_data_unless(&s->req, -1, &s->attention);
         idle_since = 0;
     }
-    aos_log(AOS_LOG_DEBUG, "session", "client %llu: releasing its objects", (unsigned long long)s->serial);
+    aos_log(AOS_LOG_DEBUG, "session", "client %llu: releasing its objects (launches: %llu logical, %llu solo)",
+            (unsigned long long)s->serial, (unsigned long long)atomic_load(&s->elastic_launches),
+            (unsigned long long)atomic_load(&s->solo_launches));
     aos_device_sched_poke(); /* its launches stop at their next wave boundary */
     aos_status_mailbox_close(&s->statuses); /* nothing enqueues for the client from here on */
     aos_session_quiesce(s);
