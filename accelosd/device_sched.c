@@ -1053,6 +1053,11 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
  * dispatches a group that then returns at once in about 0.1 us per core, so a cut wastes at most
  * about 2 % of what the rest of the wave would have run (bench/RESULTS.md §4, session 39). */
 #define CUT_MIN_GROUP_NS 5000.0
+/* ... and down to this long while other clients are present: a cut wastes up to 10 %, and each
+ * group's claim costs about 3 % (mb_sad_calc's 1 us groups), but a kernel of 1-5 us groups beside a
+ * client of short launches otherwise runs in response-slice waves of some 50 us that each pay the
+ * host's hop of some 40 us (bench/RESULTS.md §4, session 41). Alone, it runs uncut, at full speed. */
+#define CUT_MIN_GROUP_SHARED_NS 1000.0
 /* Groups one claim covers (struct aos_cut's `ahead`): about this long, so a cut wave leaves the
  * device within it once its running groups end. */
 #define CUT_AHEAD_NS 10000.0
@@ -1067,12 +1072,12 @@ static uint64_t cut_quantum_ns(void)
     return (uint64_t)aos_daemon_config_get()->cut_quantum_us * 1000u;
 }
 
-/* Whether l's next wave may be cut: a direct kernel with a cuttable twin, groups long enough, and
- * the whole device (a narrow wave leaves room beside it anyway). */
-static bool wave_may_be_cut(const struct aos_logical *l, bool narrow)
+/* Whether l's next wave may be cut: a direct kernel with a cuttable twin, groups long enough (for
+ * whether others are present), and the whole device (a narrow wave leaves room beside it anyway). */
+static bool wave_may_be_cut(const struct aos_logical *l, bool narrow, bool others)
 {
     return l->cut_host && l->cut_kernel && cut_quantum_ns() && !narrow &&
-           l->ns_per_vgroup_one >= CUT_MIN_GROUP_NS;
+           l->ns_per_vgroup_one >= (others ? CUT_MIN_GROUP_SHARED_NS : CUT_MIN_GROUP_NS);
 }
 
 /* Prepares l's cut record for its next wave: no wave of l runs, so the host owns it. */
@@ -1247,7 +1252,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     uint64_t wave_slice = others ? response_slice(d, l->client, slice_ns) : lone ? lone_ns : slice_ns;
     /* A wave that can be cut need not be short for the others' sake: it ends when one of them is
      * a quantum behind (cut_for_ready, cut_for_gated, cut_for_command). */
-    l->wave_cuttable = wave_may_be_cut(l, narrow);
+    l->wave_cuttable = wave_may_be_cut(l, narrow, others);
     if (others && l->wave_cuttable && cut_quantum_ns() > wave_slice)
         wave_slice = cut_quantum_ns() < slice_ns ? cut_quantum_ns() : slice_ns;
     uint64_t vgroups = narrow ? groups : aos_sched_slice_vgroups(per_vgroup, wave_slice, remaining, groups);
@@ -1685,7 +1690,7 @@ bool aos_device_sched_may_cut(const struct aos_device *dev, uint64_t estimate_ke
         return false;
     double one, ns = expected_on(dev, estimate_key, virtual_groups, &one);
     /* nothing measured yet: its waves decide */
-    return one <= 0 || (one >= CUT_MIN_GROUP_NS && ns >= (double)cut_quantum_ns());
+    return one <= 0 || (one >= CUT_MIN_GROUP_SHARED_NS && ns >= (double)cut_quantum_ns());
 }
 
 uint64_t aos_device_sched_runaway_allowance_ns(const struct aos_device *dev, uint64_t virtual_groups,
