@@ -1689,7 +1689,8 @@ bool aos_device_sched_may_cut(const struct aos_device *dev, uint64_t estimate_ke
     if (!cut_quantum_ns() || !virtual_groups)
         return false;
     double one, ns = expected_on(dev, estimate_key, virtual_groups, &one);
-    /* nothing measured yet: its waves decide */
+    /* nothing measured yet: its waves decide. The lower threshold even for a client alone now:
+     * another may come while the launch runs, and only a launch with the twin can be cut then. */
     return one <= 0 || (one >= CUT_MIN_GROUP_SHARED_NS && ns >= (double)cut_quantum_ns());
 }
 
