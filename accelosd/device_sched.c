@@ -71,6 +71,11 @@ struct estimate {
     double ns_per_vgroup_one;
 };
 
+/* A command of client's enqueued at ns while a wave ran (aos_device_sched_command_waits). */
+struct command_note {
+    uint64_t client, ns;
+};
+
 struct recent_end {
     uint64_t client, ns;
     bool lingering; /* still active in virtual time: its next launch is expected (anticipation) */
@@ -79,6 +84,7 @@ struct recent_end {
     uint64_t waves_at_end;  /* the device's wave count at ns: another client's wave in the gap changes it */
     uint32_t unclear_gaps;  /* gaps in a row that another client's wave ran in */
     uint64_t launch_ns;     /* its launches' device time (waves summed), halved toward each new one */
+    uint64_t command_ns;    /* its last command enqueued while a wave ran here: it waits for waves too */
 };
 
 /* A solo launch of a client the device was held for (aos_device_sched_held_solo_ended). */
@@ -120,8 +126,12 @@ struct device_sched {
     uint64_t waves_started;
     uint64_t waves_cut; /* waves told to stop early (cut_send) */
     _Atomic uint64_t cut_wave_client; /* client of the running cuttable wave; 0: none */
+    _Atomic uint32_t waves_running;   /* waves enqueued and not ended, cuttable or not */
     _Atomic uint64_t cut_check_at_ns; /* the scheduler thread steps by then (cut_for_gated); 0: no need */
     uint64_t cut_wanted_by;           /* under lock: a client whose command waits (cut_for_command) */
+    struct command_note command_notes[RECENT_ENDS]; /* under lock: commands come, for recent_end */
+    uint32_t command_notes_n;
+    uint64_t cut_after_end; /* a client whose launch just ended with a command of its behind it */
     uint64_t cut_command_client;      /* a client whose command waits, not behind enough yet ... */
     const struct aos_logical *cut_command_wave; /* ... behind this wave's launch (identity only) */
     uint64_t compile_seen_ns; /* the last step that saw a wave running that may compile its code */
@@ -325,6 +335,15 @@ static bool client_has_gated(struct device_sched *d, uint64_t client)
     return false;
 }
 
+/* Whether r's client was here lately for l's next wave: a launch of it ended, or a command of it
+ * came, within the last slice or during l's last wave (up to a slice long itself, so that a client
+ * whose command waited through that wave is not taken for gone). l: NULL for any launch. */
+static bool recently_present(const struct recent_end *r, const struct aos_logical *l, uint64_t now, uint64_t slice_ns)
+{
+    uint64_t last = r->ns > r->command_ns ? r->ns : r->command_ns;
+    return last && (now - last < slice_ns || (l && l->waves && last >= l->wave_submit_host_ns));
+}
+
 /* The slice l's next wave is sized to: shorter while clients of short launches are present, which
  * wait for the running wave (aos_sched_response_slice). Present: an active launch, or an end
  * within the last slice. */
@@ -336,7 +355,7 @@ static uint64_t response_slice(struct device_sched *d, uint64_t client, uint64_t
     for (uint32_t i = 0; floor_ns && i < RECENT_ENDS; i++) {
         const struct recent_end *r = &d->recent[i];
         if (!r->ns || r->client == client || !r->launch_ns ||
-            (now - r->ns >= slice_ns && !client_has_active(d, NULL, r->client)))
+            (!recently_present(r, NULL, now, slice_ns) && !client_has_active(d, NULL, r->client)))
             continue;
         others++;
         shortest = shortest && shortest < r->launch_ns ? shortest : r->launch_ns;
@@ -344,16 +363,17 @@ static uint64_t response_slice(struct device_sched *d, uint64_t client, uint64_t
     return aos_sched_response_slice(slice_ns, shortest, others, floor_ns);
 }
 
-/* Whether another client has a launch, or had one within the last slice: a client that runs
- * launch after launch has none between its launches, for a host round trip each time. */
+/* Whether another client has a launch (one still gated too: it waits for the wave to be handed
+ * out), or was here lately (recently_present): a client that runs launch after launch has none
+ * between its launches, for a host round trip each time. */
 static bool others_present(struct device_sched *d, const struct aos_logical *l, uint64_t slice_ns)
 {
     for (struct aos_logical *o = d->launches; o; o = o->next)
-        if (o->client != l->client && is_active(o))
+        if (o->client != l->client && (is_active(o) || o->state == AOS_LOGICAL_GATED))
             return true;
     uint64_t now = aos_now_ns();
     for (uint32_t i = 0; i < RECENT_ENDS; i++)
-        if (d->recent[i].ns && d->recent[i].client != l->client && now - d->recent[i].ns < slice_ns)
+        if (d->recent[i].client != l->client && recently_present(&d->recent[i], l, now, slice_ns))
             return true;
     return false;
 }
@@ -558,8 +578,16 @@ static uint64_t hold_expire(struct device_sched *d)
     return came;
 }
 
-/* Devices on which a cuttable wave runs: while none does, enqueues need not look for one. */
-static _Atomic uint32_t cut_waves_running;
+/* Devices on which a cuttable wave runs, and waves running on any device: while none does,
+ * enqueues need not look for one. */
+static _Atomic uint32_t cut_waves_running, all_waves_running;
+
+/* Counts a wave of d's enqueued (+1) or ended (-1). */
+static void wave_running(struct device_sched *d, int delta)
+{
+    atomic_fetch_add(&d->waves_running, (uint32_t)delta);
+    atomic_fetch_add(&all_waves_running, (uint32_t)delta);
+}
 
 /* Notes whose cuttable wave runs on d (0: none), for aos_device_sched_command_waits. */
 static void cut_wave_running(struct device_sched *d, uint64_t client)
@@ -677,6 +705,12 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
                 (unsigned long long)l->client, l->kernel_name, status);
     }
     l->state = AOS_LOGICAL_ENDED; /* no longer active: end_note looks past it */
+    /* A command the client enqueued behind this launch (its results' read) becomes ready only now,
+     * and on PoCL it may reach the device after the next wave, then waits for all of it: that wave
+     * is cut for it as for a command that came while it runs. */
+    const struct recent_end *was = recent_of(d, l->client);
+    if (status == CL_COMPLETE && was && was->command_ns >= l->arrival_host_ns)
+        d->cut_after_end = l->client;
     struct recent_end *e = end_note(d, l->client, l->ended_host_ns);
     e->launch_ns = launch_ns_after(e->launch_ns, l);
     aos_solo_logical_end(d->index, l->client);
@@ -793,6 +827,7 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
     device_ns = waited < device_ns ? device_ns - waited : 1;
     aos_event_release_or_park(&d->parked, ev);
     bool was_cut = false;
+    wave_running(d, -1);
     if (l->wave_cuttable)
         cut_wave_running(d, 0);
     if (l->wave_cuttable && status >= 0) {
@@ -1291,10 +1326,11 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
         launch_end(d, l, err);
         return false;
     }
+    wave_running(d, +1);
     NATIVE(l->run_queue, clFlush)(l->run_queue);
-    aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s %s wave %u: %u groups, virtual groups %u..%u of %u (%.0f ns each, chunk %u)",
+    aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s %s wave %u: %u groups, virtual groups %u..%u of %u (%.0f ns each, chunk %u%s)",
             (unsigned long long)l->client, l->kernel_name, l->direct ? "direct" : "loop", l->waves + 1, groups, base,
-            l->host.budget, l->host.total_groups, per_vgroup, chunk_used);
+            l->host.budget, l->host.total_groups, per_vgroup, chunk_used, l->wave_cuttable ? ", cuttable" : "");
     uint64_t now = aos_now_ns();
     d->waves_started++;
     l->state = AOS_LOGICAL_RUNNING;
@@ -1509,6 +1545,10 @@ static void step(struct device_sched *d)
         uint32_t solo_ends_n = d->solo_ends_n;
         memcpy(solo_ends, d->solo_ends, solo_ends_n * sizeof(solo_ends[0]));
         uint64_t cut_wanted = d->cut_wanted_by;
+        struct command_note notes[RECENT_ENDS];
+        uint32_t notes_n = d->command_notes_n;
+        memcpy(notes, d->command_notes, notes_n * sizeof(notes[0]));
+        d->command_notes_n = 0;
         d->inbox = d->inbox_tail = NULL;
         d->incoming = NULL;
         d->gone = NULL;
@@ -1517,6 +1557,11 @@ static void step(struct device_sched *d)
         pthread_mutex_unlock(&d->lock);
         if (!first && !inbox && !incoming && !gone && !solo_ends_n && !cut_wanted)
             return;
+        for (uint32_t i = 0; i < notes_n; i++) {
+            struct recent_end *r = recent_of(d, notes[i].client);
+            if (r && notes[i].ns > r->command_ns)
+                r->command_ns = notes[i].ns;
+        }
         take_incoming(d, incoming);
         take_inbox(d, inbox);
         for (uint32_t i = 0; i < solo_ends_n; i++)
@@ -1525,6 +1570,9 @@ static void step(struct device_sched *d)
         plan(d);
         if (cut_wanted)
             cut_for_command(d, cut_wanted);
+        if (d->cut_after_end && d->cut_after_end != cut_wanted)
+            cut_for_command(d, d->cut_after_end);
+        d->cut_after_end = 0;
         reap(d);
         forget_gone(d, gone);
         bool now = d->launches != NULL;
@@ -1665,23 +1713,33 @@ uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t est
     return ns > 0 && ns < 1e18 ? (uint64_t)ns + 1 : 0; /* 0: nothing measured on it yet */
 }
 
-bool aos_device_sched_cut_wave_runs(void)
+bool aos_device_sched_wave_runs(void)
 {
-    return atomic_load(&cut_waves_running) != 0;
+    return atomic_load(&all_waves_running) != 0;
 }
 
 void aos_device_sched_command_waits(const struct aos_device *dev, uint64_t client)
 {
     struct device_sched *d = sched_started(dev->index);
-    if (!d)
+    if (!d || !atomic_load(&d->waves_running))
         return;
-    uint64_t running = atomic_load(&d->cut_wave_client);
-    if (!running || running == client)
-        return;
+    uint64_t running = atomic_load(&d->cut_wave_client), now = aos_now_ns();
+    bool cut_wanted = running && running != client;
     pthread_mutex_lock(&d->lock);
-    d->cut_wanted_by = client;
+    /* For the scheduler thread's next step: the client is present (others_present), and a launch
+     * of its that ends may have this command behind it (launch_end). */
+    uint32_t i = 0;
+    while (i < d->command_notes_n && d->command_notes[i].client != client)
+        i++;
+    if (i < RECENT_ENDS) {
+        d->command_notes[i] = (struct command_note){.client = client, .ns = now};
+        d->command_notes_n += i == d->command_notes_n;
+    }
+    if (cut_wanted)
+        d->cut_wanted_by = client;
     pthread_mutex_unlock(&d->lock);
-    kick(d);
+    if (cut_wanted)
+        kick(d);
 }
 
 bool aos_device_sched_may_cut(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups)

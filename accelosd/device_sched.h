@@ -48,13 +48,14 @@ uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t est
  * enough to cut and the launch outlasts the cut quantum. Only such launches pay for a cuttable
  * twin and its record. */
 bool aos_device_sched_may_cut(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups);
-/* A command of client's was just enqueued on dev: if another client's cuttable wave runs there,
- * the scheduler may cut it so that the command need not wait for the whole wave (PoCL runs
- * commands in the order they came). Service threads; returns at once when no such wave runs. */
+/* A command of client's was just enqueued on dev: while a wave runs there, the client counts as
+ * present for the next waves (it waits for them: PoCL runs commands in the order they came), and
+ * if another client's cuttable wave runs, the scheduler may cut it so that the command need not
+ * wait for the whole wave. Service threads; returns at once when no wave runs. */
 void aos_device_sched_command_waits(const struct aos_device *dev, uint64_t client);
-/* Whether a cuttable wave runs on any device: one atomic load, so that an enqueue looks up its
- * queue's device only then. */
-bool aos_device_sched_cut_wave_runs(void);
+/* Whether a wave runs on any device: one atomic load, so that an enqueue looks up its queue's
+ * device only then. */
+bool aos_device_sched_wave_runs(void);
 /* How long a launch of virtual_groups groups, expected to take expected_ns, may run on dev before
  * some virtual group counts as past vgroup_timeout_ms: the rule the watchdog applies to a wave,
  * for one that covers the whole range (solo.h). cold: the device may also compile the kernel in

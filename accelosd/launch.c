@@ -95,7 +95,7 @@ static const struct aos_device *device_of(cl_device_id id)
 void aos_launch_command_enqueued(struct aos_session *s, cl_command_queue queue)
 {
     cl_device_id device = NULL;
-    if (!aos_device_sched_cut_wave_runs() ||
+    if (!aos_device_sched_wave_runs() ||
         NATIVE(queue, clGetCommandQueueInfo)(queue, CL_QUEUE_DEVICE, sizeof(device), &device, NULL) != CL_SUCCESS)
         return;
     const struct aos_device *dev = device_of(device);
