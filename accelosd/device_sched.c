@@ -124,6 +124,7 @@ struct device_sched {
     bool have_model;
     uint64_t next_arrival;
     uint64_t waves_started;
+    uint64_t waves_cuttable; /* waves started of a cuttable twin (wave_may_be_cut) */
     uint64_t waves_cut; /* waves told to stop early (cut_send) */
     _Atomic uint64_t cut_wave_client; /* client of the running cuttable wave; 0: none */
     _Atomic uint32_t waves_running;   /* waves enqueued and not ended, cuttable or not */
@@ -1333,6 +1334,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
             l->host.budget, l->host.total_groups, per_vgroup, chunk_used, l->wave_cuttable ? ", cuttable" : "");
     uint64_t now = aos_now_ns();
     d->waves_started++;
+    d->waves_cuttable += l->wave_cuttable;
     l->state = AOS_LOGICAL_RUNNING;
     l->wave = ev;
     l->wave_groups = groups;
@@ -1830,6 +1832,7 @@ struct aos_device_sched_stats aos_device_sched_stats(uint32_t device)
     st.parked_events = aos_event_park_count(&d->parked);
     st.waves_started = d->waves_started;
     st.waves_cut = d->waves_cut;
+    st.waves_cuttable = d->waves_cuttable;
     pthread_mutex_unlock(&d->step_lock);
     return st;
 }

@@ -85,7 +85,7 @@ void aos_device_sched_client_gone(uint64_t client);
 struct aos_device_sched_stats {
     size_t clients_known; /* clients whose virtual time it keeps */
     size_t parked_events; /* failed events kept until the daemon stops (PoCL, device_sched.c) */
-    uint64_t waves_started, waves_cut;
+    uint64_t waves_started, waves_cuttable, waves_cut;
 };
 struct aos_device_sched_stats aos_device_sched_stats(uint32_t device);
 

@@ -6,6 +6,9 @@
 #ifndef ACCELOS_TEST_CLIENTS_H
 #define ACCELOS_TEST_CLIENTS_H
 
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
 #include <CL/cl.h>
 #include <stdbool.h>
 #include <sys/types.h>
