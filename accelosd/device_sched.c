@@ -69,6 +69,10 @@ struct run_queue {
 struct estimate {
     uint64_t key; /* aos_elastic_estimate_key(); 0 = empty */
     double ns_per_vgroup_one;
+    /* The same, from waves that started with no other client present (smoothed), and how many:
+     * the kernel's speed alone, which its waves are charged at (aos_sched_progress_charge). */
+    double alone_one;
+    uint32_t alone_waves;
 };
 
 /* A command of client's enqueued at ns while a wave ran (aos_device_sched_command_waits). */
@@ -278,10 +282,40 @@ static void estimate_put(struct device_sched *d, uint64_t key, double v)
 {
     struct estimate *e = estimate_slot(d, key);
     pthread_mutex_lock(&d->estimates_lock);
+    if (e->key != key) {
+        e->alone_one = 0;
+        e->alone_waves = 0;
+    }
     e->key = key;
     e->ns_per_vgroup_one = v;
     pthread_mutex_unlock(&d->estimates_lock);
 }
+
+static void estimate_put_alone(struct device_sched *d, uint64_t key, double v)
+{
+    struct estimate *e = estimate_slot(d, key);
+    pthread_mutex_lock(&d->estimates_lock);
+    if (e->key != key) {
+        e->key = key;
+        e->ns_per_vgroup_one = v;
+        e->alone_one = 0;
+        e->alone_waves = 0;
+    }
+    e->alone_one = e->alone_one > 0 ? 0.75 * e->alone_one + 0.25 * v : v;
+    e->alone_waves++;
+    pthread_mutex_unlock(&d->estimates_lock);
+}
+
+/* Waves alone before the speed alone is trusted: one wave slowed or sped up by the host must not
+ * set a kernel's charges. */
+#define ALONE_WAVES_TRUSTED 4u
+
+static double estimate_alone(struct device_sched *d, uint64_t key)
+{
+    struct estimate *e = estimate_slot(d, key);
+    return e->key == key && e->alone_waves >= ALONE_WAVES_TRUSTED ? e->alone_one : 0.0;
+}
+
 
 static cl_command_queue queue_take(struct device_sched *d, cl_context ctx)
 {
@@ -668,7 +702,7 @@ static void trace_end(const struct aos_logical *l)
     struct aos_trace_launch t = {.client = l->client, .pid = l->s ? l->s->pid : 0, .kernel = l->kernel_name,
                                  .ok = l->end_status == CL_COMPLETE, .status = l->end_status,
                                  .queued_ns = l->queued_ns, .start_ns = l->start_ns, .end_ns = l->end_ns,
-                                 .device_ns = l->device_ns, .waves = l->waves,
+                                 .device_ns = l->device_ns, .charged_ns = l->charged_ns, .waves = l->waves,
                                  .virtual_groups = l->host.total_groups, .virtual_groups_done = l->host.budget,
                                  .chunk = l->max_chunk,
                                  .admitted_host_ns = l->arrival_host_ns, .ended_host_ns = l->ended_host_ns,
@@ -828,6 +862,7 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
     device_ns = waited < device_ns ? device_ns - waited : 1;
     aos_event_release_or_park(&d->parked, ev);
     bool was_cut = false;
+    aos_u32 ran = l->wave_vgroups;
     wave_running(d, -1);
     if (l->wave_cuttable)
         cut_wave_running(d, 0);
@@ -839,10 +874,16 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
         if (l->cut_sent && claimed < l->wave_vgroups) { /* it ran its box's first `claimed` groups */
             l->host.budget -= l->wave_vgroups - claimed;
             was_cut = true;
+            ran = claimed;
         }
     }
     l->device_ns += device_ns;
-    aos_sched_vt_charge(d->vt, l->client, device_ns, l->wave_share);
+    /* Charged at the kernel's speed alone, when known (aos_sched_progress_charge). */
+    double alone = status >= 0 && l->estimate_key ? estimate_alone(d, l->estimate_key) : 0;
+    uint32_t together = l->wave_groups < ran ? l->wave_groups : ran;
+    uint64_t charged = aos_sched_progress_charge(device_ns, alone, ran, together);
+    l->charged_ns += charged;
+    aos_sched_vt_charge(d->vt, l->client, charged, l->wave_share);
     /* A cut wave's time is mostly the cut's: not a measure of its groups. */
     if (status >= 0 && l->wave_vgroups && !was_cut) {
         /* A wave of fewer virtual groups than groups (a direct box's row tail) ran them all at once. */
@@ -859,6 +900,8 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
         /* Smoothed: one wave delayed or sped up by the host must not size the next ones. */
         if (!compiling)
             l->ns_per_vgroup_one = l->ns_per_vgroup_one > 0 ? 0.5 * l->ns_per_vgroup_one + 0.5 * measured : measured;
+        if (!compiling && !l->cold && l->wave_alone && l->estimate_key)
+            estimate_put_alone(d, l->estimate_key, measured);
     }
     if (l->state == AOS_LOGICAL_ENDED)
         return; /* a runaway whose wave has finally left */
@@ -1289,6 +1332,7 @@ static bool wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     /* A wave that can be cut need not be short for the others' sake: it ends when one of them is
      * a quantum behind (cut_for_ready, cut_for_gated, cut_for_command). */
     l->wave_cuttable = wave_may_be_cut(l, narrow, others);
+    l->wave_alone = !others;
     if (others && l->wave_cuttable && cut_quantum_ns() > wave_slice)
         wave_slice = cut_quantum_ns() < slice_ns ? cut_quantum_ns() : slice_ns;
     uint64_t vgroups = narrow ? groups : aos_sched_slice_vgroups(per_vgroup, wave_slice, remaining, groups);

@@ -113,12 +113,14 @@ struct aos_logical {
     double remembered_one;             /* ns_per_vgroup_one as earlier launches left it; 0 = none */
     uint32_t compile_waves;            /* waves not measured: they timed the device's compile */
     uint64_t device_ns;                /* summed wave time */
+    uint64_t charged_ns;               /* what its waves were charged (aos_sched_progress_charge) */
     uint64_t ended_host_ns;            /* CLOCK_MONOTONIC when the user event was set */
     uint32_t waves;
     uint32_t max_chunk;                /* largest virtual groups per dequeue of its loop waves */
     bool aborted;                      /* runaway: ended while a wave was still on the device */
     bool cut_sent;                     /* the running wave was told to stop (cut_host) */
     bool wave_cuttable;                /* the running wave is of cut_kernel */
+    bool wave_alone;                   /* no other client was present as it started */
     bool cut_proven;                   /* a wave's claims showed in cut_host: cuts reach the device */
     uint8_t cut_asks;                  /* waves of others it cut while not ready (cut_for_gated) */
     cl_int end_status;

@@ -87,12 +87,12 @@ void aos_trace_launch(const struct aos_trace_launch *t)
     put_name(trace_file, t->kernel ? t->kernel : "");
     fprintf(trace_file,
             "\",\"status\":\"%s\",\"error\":%d,\"arrival_ns\":%llu,\"start_ns\":%llu,\"end_ns\":%llu,"
-            "\"device_ns\":%llu,\"waves\":%u,\"physical_groups\":%u,\"virtual_groups\":%u,"
+            "\"device_ns\":%llu,\"charged_ns\":%llu,\"waves\":%u,\"physical_groups\":%u,\"virtual_groups\":%u,"
             "\"virtual_groups_done\":%u,\"chunk\":%u,\"admitted_host_ns\":%llu,\"ended_host_ns\":%llu,"
             "\"groups_over_time\":[",
             t->ok ? "ok" : "failed", (int)t->status, (unsigned long long)t->queued_ns,
             (unsigned long long)t->start_ns, (unsigned long long)t->end_ns, (unsigned long long)t->device_ns,
-            t->waves, t->physical_groups, t->virtual_groups, t->virtual_groups_done, t->chunk,
+            (unsigned long long)t->charged_ns, t->waves, t->physical_groups, t->virtual_groups, t->virtual_groups_done, t->chunk,
             (unsigned long long)t->admitted_host_ns, (unsigned long long)t->ended_host_ns);
     for (uint32_t i = 0; i < t->history_n && i < AOS_TRACE_HISTORY; i++)
         fprintf(trace_file, "%s[%llu,%u]", i ? "," : "", (unsigned long long)t->history[i].t_ns,

@@ -21,6 +21,7 @@ struct aos_trace_launch {
     int32_t status;           /* CL_COMPLETE (0) or the error the application's event got */
     uint64_t queued_ns, start_ns, end_ns;
     uint64_t device_ns;       /* summed device time of the waves */
+    uint64_t charged_ns;      /* what virtual time was charged for them (at the speed alone) */
     uint32_t waves;
     uint32_t physical_groups; /* of the first wave */
     uint32_t virtual_groups;

@@ -44,7 +44,7 @@ static void native_done(cl_int status, void *data)
         t.queued_ns = t.start_ns = n->enqueued_host_ns;
         t.end_ns = now;
     }
-    t.device_ns = t.end_ns - t.start_ns;
+    t.device_ns = t.charged_ns = t.end_ns - t.start_ns;
     /* groups_over_time is on the host clock, as for logical launches: the start is the host's end
      * less the run time (the device's clock may be another). */
     uint64_t start_host = now - t.device_ns;

@@ -262,6 +262,17 @@ uint64_t aos_sched_whole_rounds(uint64_t vgroups, uint64_t groups, uint64_t rema
 	return vgroups < remaining ? vgroups : remaining;
 }
 
+uint64_t aos_sched_progress_charge(uint64_t device_ns, double alone_one, uint64_t ran, uint64_t together)
+{
+	if (!(alone_one > 0) || !isfinite(alone_one) || ran == 0 || together == 0)
+		return device_ns;
+	double alone_ns = alone_one * (double)ran / (double)together;
+	if (alone_ns >= (double)device_ns)
+		return device_ns;
+	uint64_t half = device_ns / 2;
+	return alone_ns <= (double)half ? half : (uint64_t)alone_ns;
+}
+
 uint64_t aos_sched_response_slice(uint64_t slice_ns, uint64_t shortest_ns, uint32_t others,
 				  uint64_t floor_one_ns)
 {

@@ -290,6 +290,17 @@ uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64
 uint64_t aos_sched_whole_rounds(uint64_t vgroups, uint64_t groups, uint64_t remaining);
 
 /*
+ * Device time to charge to virtual time for a wave of device_ns that ran `ran`
+ * virtual groups, `together` at a time, of a kernel whose virtual group takes
+ * alone_one ns on one compute unit while no other client is present (0:
+ * unknown): what the wave would have taken alone, at least half of device_ns
+ * and at most all of it. On a CPU device the host's load slows the device, and
+ * some kernels much more than others (2x for some beside seven clients); equal
+ * device time is then not equal progress (bench/RESULTS.md §4, session 42).
+ */
+uint64_t aos_sched_progress_charge(uint64_t device_ns, double alone_one, uint64_t ran, uint64_t together);
+
+/*
  * Compute units a direct wave may hold (the direct shape runs one work-group per
  * virtual group, and the device hands a free compute unit to whichever kernel
  * has work-groups left). Normally all of them: waves take the device in turns.

@@ -123,6 +123,10 @@ static void check_short_launches_wait_for_cuts(const struct cut_case *c)
     ck_assert_msg(trace_find_nth(trace_path, pattern, 3, long_line, sizeof(long_line)),
                   "no trace line for the long launch");
     ck_assert_uint_eq(trace_field(long_line, "virtual_groups_done"), c->long_groups);
+    /* Charged at its speed alone when known (aos_sched_progress_charge): at least half its time. */
+    unsigned long long device_ns = trace_field(long_line, "device_ns"), charged_ns = trace_field(long_line, "charged_ns");
+    ck_assert_msg(charged_ns <= device_ns && charged_ns >= device_ns / 2, "charged %llu ns for %llu ns: %s",
+                  charged_ns, device_ns, long_line);
     unsigned long long long_start = trace_field(long_line, "admitted_host_ns");
     unsigned long long long_end = trace_field(long_line, "ended_host_ns");
     unsigned long long in_flight[SHORT_LAUNCHES], first_start = 0, last_end = 0;

@@ -304,6 +304,30 @@ START_TEST(whole_rounds)
 }
 END_TEST
 
+START_TEST(progress_charge)
+{
+	static const struct {
+		uint64_t device_ns;
+		double alone_one;
+		uint64_t ran, together, expect;
+	} rows[] = {
+		{ 1000000, 0, 100, 2, 1000000 },       /* never measured alone: its device time */
+		{ 1000000, 20000, 100, 2, 1000000 },   /* as fast as alone: all of it */
+		{ 1000000, 25000, 100, 2, 1000000 },   /* slower alone (noise): never more than it took */
+		{ 1000000, 16000, 100, 2, 800000 },    /* 1.25x slower in the mix: what alone takes */
+		{ 1000000, 8000, 100, 2, 500000 },     /* 2.5x slower: no less than half */
+		{ 1000000, 16000, 100, 1, 1000000 },   /* a narrow wave: one group at a time takes 1.6 ms alone */
+		{ 1000000, 16000, 0, 2, 1000000 },     /* nothing ran */
+		{ 1000000, 16000, 100, 0, 1000000 },
+		{ 0, 16000, 100, 2, 0 },
+		{ 1001, 0.1, 1, 1, 500 },              /* half, rounded down */
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_uint_eq(aos_sched_progress_charge(rows[i].device_ns, rows[i].alone_one, rows[i].ran,
+							   rows[i].together), rows[i].expect);
+}
+END_TEST
+
 START_TEST(direct_wave_width)
 {
 	static const struct {
@@ -431,6 +455,7 @@ int main(void)
 	tcase_add_test(tc, order_with_small_buffer);
 	tcase_add_test(tc, slice_budget);
 	tcase_add_test(tc, whole_rounds);
+	tcase_add_test(tc, progress_charge);
 	tcase_add_test(tc, direct_wave_width);
 	suite_add_tcase(s, tc);
 	return aos_check_run(s);
