@@ -749,8 +749,15 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
     struct recent_end *e = end_note(d, l->client, l->ended_host_ns);
     e->launch_ns = launch_ns_after(e->launch_ns, l);
     aos_solo_logical_end(d->index, l->client);
-    if (l->estimate_key && l->ns_per_vgroup_one > 0)
+    if (l->estimate_key && l->ns_per_vgroup_one > 0) {
         estimate_put(d, l->estimate_key, l->ns_per_vgroup_one);
+        const struct estimate *est = estimate_slot(d, l->estimate_key);
+        aos_log(AOS_LOG_DEBUG, "sched",
+                "client %llu: %s ended: %.0f ns per virtual group, %.0f alone (%u waves), charged %.2f of its "
+                "device time",
+                (unsigned long long)l->client, l->kernel_name, l->ns_per_vgroup_one, est->alone_one, est->alone_waves,
+                l->device_ns ? (double)l->charged_ns / (double)l->device_ns : 1.0);
+    }
     trace_end(l);
     cl_int user_status = status == CL_COMPLETE ? CL_COMPLETE : atomic_load(&l->failed_status);
     /* Nobody can see a dead client's events, and its queues may already be released: PoCL 3.1
