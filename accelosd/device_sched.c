@@ -278,29 +278,27 @@ static double estimate_get(struct device_sched *d, uint64_t key)
     return e->key == key ? e->ns_per_vgroup_one : 0.0;
 }
 
-static void estimate_put(struct device_sched *d, uint64_t key, double v)
+/* key's slot, emptied for it first when it held another key's (or none): v its first time per
+ * virtual group. Caller holds estimates_lock. */
+static struct estimate *estimate_claim(struct device_sched *d, uint64_t key, double v)
 {
     struct estimate *e = estimate_slot(d, key);
+    if (e->key != key)
+        *e = (struct estimate){.key = key, .ns_per_vgroup_one = v};
+    return e;
+}
+
+static void estimate_put(struct device_sched *d, uint64_t key, double v)
+{
     pthread_mutex_lock(&d->estimates_lock);
-    if (e->key != key) {
-        e->alone_one = 0;
-        e->alone_waves = 0;
-    }
-    e->key = key;
-    e->ns_per_vgroup_one = v;
+    estimate_claim(d, key, v)->ns_per_vgroup_one = v;
     pthread_mutex_unlock(&d->estimates_lock);
 }
 
 static void estimate_put_alone(struct device_sched *d, uint64_t key, double v)
 {
-    struct estimate *e = estimate_slot(d, key);
     pthread_mutex_lock(&d->estimates_lock);
-    if (e->key != key) {
-        e->key = key;
-        e->ns_per_vgroup_one = v;
-        e->alone_one = 0;
-        e->alone_waves = 0;
-    }
+    struct estimate *e = estimate_claim(d, key, v);
     e->alone_one = e->alone_one > 0 ? 0.75 * e->alone_one + 0.25 * v : v;
     e->alone_waves++;
     pthread_mutex_unlock(&d->estimates_lock);
@@ -315,7 +313,6 @@ static double estimate_alone(struct device_sched *d, uint64_t key)
     struct estimate *e = estimate_slot(d, key);
     return e->key == key && e->alone_waves >= ALONE_WAVES_TRUSTED ? e->alone_one : 0.0;
 }
-
 
 static cl_command_queue queue_take(struct device_sched *d, cl_context ctx)
 {
@@ -613,9 +610,8 @@ static uint64_t hold_expire(struct device_sched *d)
     return came;
 }
 
-/* Devices on which a cuttable wave runs, and waves running on any device: while none does,
- * enqueues need not look for one. */
-static _Atomic uint32_t cut_waves_running, all_waves_running;
+/* Waves running on any device: while none does, enqueues need not look for one. */
+static _Atomic uint32_t all_waves_running;
 
 /* Counts a wave of d's enqueued (+1) or ended (-1). */
 static void wave_running(struct device_sched *d, int delta)
@@ -627,9 +623,7 @@ static void wave_running(struct device_sched *d, int delta)
 /* Notes whose cuttable wave runs on d (0: none), for aos_device_sched_command_waits. */
 static void cut_wave_running(struct device_sched *d, uint64_t client)
 {
-    uint64_t was = atomic_exchange(&d->cut_wave_client, client);
-    if (!was != !client)
-        atomic_fetch_add(&cut_waves_running, client ? 1u : (uint32_t)-1);
+    atomic_store(&d->cut_wave_client, client);
 }
 
 /* Holds the device for client's next launch until until_ns (or until it is ready: hold_expire). */

@@ -65,16 +65,25 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* A client's context, queue and program of c's kernels (its short one only when it has one). */
+static cl_program case_program(const struct cut_case *c, cl_context *ctx, cl_command_queue *q)
+{
+    aos_test_context(ctx, q);
+    char src[1024];
+    if (c->short_name[0])
+        snprintf(src, sizeof(src), AOS_SPIN_KERNEL("%s") AOS_SPIN_KERNEL("%s"), c->long_name, c->short_name);
+    else
+        snprintf(src, sizeof(src), AOS_SPIN_KERNEL("%s"), c->long_name);
+    return aos_test_build(*ctx, src, NULL);
+}
+
 static int client(int index, void *arg)
 {
     struct aos_test_long_short *g = arg;
     const struct cut_case *c = current;
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    char src[1024];
-    snprintf(src, sizeof(src), AOS_SPIN_KERNEL("%s") AOS_SPIN_KERNEL("%s"), c->long_name, c->short_name);
-    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_program p = case_program(c, &ctx, &q);
     if (!p)
         return 3;
     /* Warm-up, so that the device's compiles (on a cold PoCL cache hundreds of milliseconds each,
@@ -188,10 +197,7 @@ static int alone_client(int index, void *arg)
     const struct cut_case *c = current;
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    char src[512];
-    snprintf(src, sizeof(src), AOS_SPIN_KERNEL("%s"), c->long_name);
-    cl_program p = aos_test_build(ctx, src, NULL);
+    cl_program p = case_program(c, &ctx, &q);
     if (!p)
         return 3;
     int rc = aos_test_spin_launch(ctx, q, p, c->long_name, c->long_groups / 8, LOCAL, c->long_rounds, NULL);
