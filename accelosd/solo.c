@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "accelos/code_strikes.h"
 #include "accelos/futex.h"
 #include "accelos/log.h"
 #include "accelos/sched_config.h"
@@ -87,11 +88,10 @@ static struct {
 /* Failed user events: never released (event_park.h). */
 static struct aos_event_park parked = AOS_EVENT_PARK_INIT;
 
-/* Code whose solo launch overran its estimate (its run time depends on its arguments or data):
- * it never runs solo again, so the watchdog covers it (a ring: the oldest is forgotten). */
-#define UNPREDICTABLE_CODES 64u
-static uint64_t unpredictable[UNPREDICTABLE_CODES];
-static uint32_t unpredictable_next;
+/* Code whose solo launches overran their estimate twice (its run time depends on its arguments or
+ * data) or ran away: it never runs solo again, so the watchdog covers it. One overrun is a strike
+ * that launches on time take back (accelos/code_strikes.h). */
+static struct aos_code_strikes strikes;
 
 /* One lock for every device: it is held for a few comparisons, once or twice per launch. */
 static pthread_mutex_t solo_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -128,14 +128,6 @@ static void present_note_locked(struct aos_session *s, uint32_t device)
         s->solo_devices |= bit;
         devices[device].present++;
     }
-}
-
-static bool unpredictable_locked(uint64_t code_key)
-{
-    for (uint32_t i = 0; i < UNPREDICTABLE_CODES; i++)
-        if (unpredictable[i] == code_key)
-            return true;
-    return false;
 }
 
 /* The expected time of the solo launches in flight together: a client that arrives waits for them
@@ -180,7 +172,7 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
         held_ns = d->held_limit_ns;
     bool held = !alone && held_ns && (!d->inflight || d->held_inflight) && d->inflight_ns + expected_ns <= held_ns;
     bool ok = (alone || held) && (!d->inflight || d->owner == client) && d->inflight < SOLO_MAX_INFLIGHT &&
-              d->inflight_ns + expected_ns <= inflight_ns && !unpredictable_locked(code_key);
+              d->inflight_ns + expected_ns <= inflight_ns && !aos_code_strikes_unpredictable(&strikes, code_key);
     c->held = held;
     if (ok) {
         d->owner = client;
@@ -261,14 +253,6 @@ static cl_int user_status_for(const struct aos_solo_claim *c, cl_int status)
 /* Overran: longer than SOLO_OVERRUN times its estimate and than a slice past it. */
 #define SOLO_OVERRUN 4u
 
-static void mark_unpredictable_locked(uint64_t code_key)
-{
-    if (unpredictable_locked(code_key))
-        return;
-    unpredictable[unpredictable_next] = code_key;
-    unpredictable_next = (unpredictable_next + 1) % UNPREDICTABLE_CODES;
-}
-
 /* The launch's end: it leaves the device's accounting before its application event completes, so
  * that the client's next launch, sent the moment it completes, finds it gone. */
 static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
@@ -277,12 +261,10 @@ static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
     uint64_t ran = status == CL_COMPLETE ? solo_ran_ns(c, ev) : 0, slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
     bool overran = !c->cold && ran > c->expected_ns * SOLO_OVERRUN && ran > c->expected_ns + slice_ns &&
                    !aos_solo_fate_failed(c->fate); /* an aborted one was marked already */
-    if (overran)
-        aos_log(AOS_LOG_INFO, "solo", "client %llu: a solo launch ran %.2f ms, estimate %.2f ms: its code runs in waves "
-                "from now on", (unsigned long long)c->client, (double)ran / 1e6, (double)c->expected_ns / 1e6);
     pthread_mutex_lock(&solo_lock);
-    if (overran)
-        mark_unpredictable_locked(c->code_key);
+    bool unpredictable = overran && aos_code_strikes_overran(&strikes, c->code_key);
+    if (!overran && ran && !c->cold)
+        aos_code_strikes_on_time(&strikes, c->code_key);
     c->ended = true;
     d->inflight--;
     d->inflight_ns -= c->expected_ns;
@@ -290,6 +272,11 @@ static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
         d->owner = 0;
     bool last = !d->inflight;
     pthread_mutex_unlock(&solo_lock);
+    if (overran)
+        aos_log(AOS_LOG_INFO, "solo", "client %llu: a solo launch ran %.2f ms, estimate %.2f ms: %s",
+                (unsigned long long)c->client, (double)ran / 1e6, (double)c->expected_ns / 1e6,
+                unpredictable ? "overran again, its code runs in waves from now on"
+                              : "a strike, its code still runs solo");
     fate_settle(c->fate, c->s, user_status_for(c, status));
     if (c->held)
         aos_device_sched_held_solo_ended(c->device, c->client, c->claimed_ns, ran);
@@ -328,7 +315,7 @@ static void watch_check(struct aos_solo_claim *c, uint64_t now)
             (unsigned long long)c->client, (double)(now - c->running_ns) / 1e6, (double)c->allowance_ns / 1e6,
             (double)c->expected_ns / 1e6);
     pthread_mutex_lock(&solo_lock);
-    mark_unpredictable_locked(c->code_key);
+    aos_code_strikes_ran_away(&strikes, c->code_key);
     pthread_mutex_unlock(&solo_lock);
     fate_settle(c->fate, c->s, user_status_for(c, RUNAWAY_STATUS));
 }

@@ -1,7 +1,7 @@
 /* Solo launches (docs/scheduler.md §6): a short launch of a client alone on the device runs
  * natively, without waves. While another client has a launch on the device, or is connected
- * after launching there, the same launches are logical launches again. Code whose solo launch ran
- * far past its estimate never runs solo again, so the scheduler's waves and watchdog cover it; and
+ * after launching there, the same launches are logical launches again. Code whose solo launches ran
+ * far past their estimate twice never runs solo again, so the scheduler's waves and watchdog cover it; and
  * a solo launch held back on its queue keeps other clients' waves waiting a moment at most. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -139,22 +139,29 @@ START_TEST(test_short_launches_do_not_wake_the_event_watcher_each)
 }
 END_TEST
 
-START_TEST(test_code_that_overran_its_estimate_runs_in_waves)
+START_TEST(test_code_that_overran_its_estimate_twice_runs_in_waves)
 {
     cl_context ctx;
     cl_command_queue q;
     cl_kernel k = aos_test_app_kernel(src, "variable", &ctx, &q);
     ck_assert_int_eq(aos_test_train_until_solo(ctx, q, k), 0);
-    long long solo0 = aos_test_status_solo(getpid());
-    /* The same code on an argument that makes it some hundred times longer: measured short, it
-     * still runs solo, once. */
+    long long solo0 = aos_test_status_solo(getpid()), kernels, launches0, launches1;
+    /* The same code on an argument that makes it some thousand times longer: measured short, it
+     * still runs solo. One overrun is a strike, as a host's hiccup can make one: the code still
+     * runs solo after it. */
     ck_assert_int_eq(aos_test_short_launches(ctx, q, k, 1, SHORT_ROUNDS * 4000), 0);
-    long long solo1 = aos_test_status_solo(getpid()), kernels, launches0, launches1;
-    ck_assert_int_eq(solo1, solo0 + 1);
+    ck_assert_int_eq(aos_test_status_solo(getpid()), solo0 + 1);
+    ck_assert_int_eq(aos_test_short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
+    long long solo1 = aos_test_status_solo(getpid());
+    ck_assert_int_eq(solo1, solo0 + 1 + AFTER);
+    /* The second overrun: waves from then on. */
+    ck_assert_int_eq(aos_test_short_launches(ctx, q, k, 1, SHORT_ROUNDS * 4000), 0);
+    long long solo2 = aos_test_status_solo(getpid());
+    ck_assert_int_eq(solo2, solo1 + 1);
     aos_test_status_elastic(getpid(), &kernels, &launches0);
     ck_assert_int_eq(aos_test_short_launches(ctx, q, k, AFTER, SHORT_ROUNDS), 0);
     aos_test_status_elastic(getpid(), &kernels, &launches1);
-    ck_assert_int_eq(aos_test_status_solo(getpid()), solo1);
+    ck_assert_int_eq(aos_test_status_solo(getpid()), solo2);
     ck_assert_int_eq(launches1 - launches0, AFTER);
     aos_test_app_release(ctx, q, k);
 }
@@ -315,7 +322,7 @@ int main(void)
     tcase_add_test(tc, test_solo_launch_in_two_dimensions_with_an_offset);
     tcase_add_test(tc, test_many_launches_queued_at_once_run_solo);
     tcase_add_test(tc, test_short_launches_do_not_wake_the_event_watcher_each);
-    tcase_add_test(tc, test_code_that_overran_its_estimate_runs_in_waves);
+    tcase_add_test(tc, test_code_that_overran_its_estimate_twice_runs_in_waves);
     tcase_add_test(tc, test_another_client_makes_launches_logical);
     tcase_add_test(tc, test_solo_launch_held_back_does_not_stop_others);
     tcase_add_test(tc, test_a_connected_neighbour_keeps_launches_logical);
