@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "accelos/estimates.h"
 #include "accelos/futex.h"
 #include "accelos/log.h"
 #include "accelos/sched_config.h"
@@ -55,7 +56,6 @@
 #define COMPILE_WAVES 2u            /* at most so many per launch (the origin box, the first one off it) */
 #define COMPILE_ALLOWANCE_NS 10000000000ull /* the watchdog's extra time for a wave that may compile */
 #define WAVE_GROWTH 4u               /* a wave hands out at most this many times the last one's groups */
-#define ESTIMATES 256u               /* remembered time per virtual group, per kernel */
 #define RECENT_ENDS 8u               /* clients whose last launch ended lately */
 #define RUNAWAY_STATUS CL_OUT_OF_RESOURCES
 #define CANCELLED_STATUS CL_OUT_OF_RESOURCES
@@ -64,15 +64,6 @@ struct run_queue {
     struct run_queue *next;
     cl_context context;
     cl_command_queue queue;
-};
-
-struct estimate {
-    uint64_t key; /* aos_elastic_estimate_key(); 0 = empty */
-    double ns_per_vgroup_one;
-    /* The same, from waves that started with no other client present (smoothed), and how many:
-     * the kernel's speed alone, which its waves are charged at (aos_sched_progress_charge). */
-    double alone_one;
-    uint32_t alone_waves;
 };
 
 /* A command of client's enqueued at ns while a wave ran (aos_device_sched_command_waits). */
@@ -130,6 +121,7 @@ struct device_sched {
     uint64_t waves_started;
     uint64_t waves_cuttable; /* waves started of a cuttable twin (wave_may_be_cut) */
     uint64_t waves_cut; /* waves told to stop early (cut_send) */
+    _Atomic uint64_t alone_measures_waves, alone_measures_solo; /* estimate_put_alone's, by source */
     _Atomic uint64_t cut_wave_client; /* client of the running cuttable wave; 0: none */
     _Atomic uint32_t waves_running;   /* waves enqueued and not ended, cuttable or not */
     _Atomic uint64_t cut_check_at_ns; /* the scheduler thread steps by then (cut_for_gated); 0: no need */
@@ -140,7 +132,10 @@ struct device_sched {
     uint64_t cut_command_client;      /* a client whose command waits, not behind enough yet ... */
     const struct aos_logical *cut_command_wave; /* ... behind this wave's launch (identity only) */
     uint64_t compile_seen_ns; /* the last step that saw a wave running that may compile its code */
-    struct estimate estimates[ESTIMATES]; /* written under estimates_lock, read by solo launches */
+    /* Per kernel: the time per virtual group, and the speed alone from waves that started with no
+     * other client present and from solo launches (accelos/estimates.h). Any thread, under
+     * estimates_lock. */
+    struct aos_estimates estimates;
     pthread_mutex_t estimates_lock;
     struct recent_end recent[RECENT_ENDS];
     uint32_t recent_next;
@@ -267,51 +262,38 @@ static void wave_ended(cl_int status, void *data)
 /* ---- Small helpers (scheduler thread) ----------------------------------------------------- */
 
 
-static struct estimate *estimate_slot(struct device_sched *d, uint64_t key)
-{
-    return &d->estimates[key % ESTIMATES];
-}
-
 static double estimate_get(struct device_sched *d, uint64_t key)
 {
-    struct estimate *e = estimate_slot(d, key);
-    return e->key == key ? e->ns_per_vgroup_one : 0.0;
-}
-
-/* key's slot, emptied for it first when it held another key's (or none): v its first time per
- * virtual group. Caller holds estimates_lock. */
-static struct estimate *estimate_claim(struct device_sched *d, uint64_t key, double v)
-{
-    struct estimate *e = estimate_slot(d, key);
-    if (e->key != key)
-        *e = (struct estimate){.key = key, .ns_per_vgroup_one = v};
-    return e;
+    pthread_mutex_lock(&d->estimates_lock);
+    double v = aos_estimates_one(&d->estimates, key);
+    pthread_mutex_unlock(&d->estimates_lock);
+    return v;
 }
 
 static void estimate_put(struct device_sched *d, uint64_t key, double v)
 {
     pthread_mutex_lock(&d->estimates_lock);
-    estimate_claim(d, key, v)->ns_per_vgroup_one = v;
+    aos_estimates_put(&d->estimates, key, v);
     pthread_mutex_unlock(&d->estimates_lock);
 }
 
-static void estimate_put_alone(struct device_sched *d, uint64_t key, double v)
+static void estimate_put_alone(struct device_sched *d, uint64_t key, double v, bool solo)
 {
     pthread_mutex_lock(&d->estimates_lock);
-    struct estimate *e = estimate_claim(d, key, v);
-    e->alone_one = e->alone_one > 0 ? 0.75 * e->alone_one + 0.25 * v : v;
-    e->alone_waves++;
+    aos_estimates_put_alone(&d->estimates, key, v);
     pthread_mutex_unlock(&d->estimates_lock);
+    atomic_fetch_add(solo ? &d->alone_measures_solo : &d->alone_measures_waves, 1);
 }
 
-/* Waves alone before the speed alone is trusted: one wave slowed or sped up by the host must not
- * set a kernel's charges. */
-#define ALONE_WAVES_TRUSTED 4u
-
-static double estimate_alone(struct device_sched *d, uint64_t key)
+/* key's speed alone once trusted, else 0; *measures: how many set it (for the log). */
+static double estimate_alone(struct device_sched *d, uint64_t key, uint32_t *measures)
 {
-    struct estimate *e = estimate_slot(d, key);
-    return e->key == key && e->alone_waves >= ALONE_WAVES_TRUSTED ? e->alone_one : 0.0;
+    pthread_mutex_lock(&d->estimates_lock);
+    double v = aos_estimates_alone(&d->estimates, key);
+    if (measures)
+        *measures = aos_estimates_alone_measures(&d->estimates, key);
+    pthread_mutex_unlock(&d->estimates_lock);
+    return v;
 }
 
 static cl_command_queue queue_take(struct device_sched *d, cl_context ctx)
@@ -745,11 +727,12 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
     aos_solo_logical_end(d->index, l->client);
     if (l->estimate_key && l->ns_per_vgroup_one > 0) {
         estimate_put(d, l->estimate_key, l->ns_per_vgroup_one);
-        const struct estimate *est = estimate_slot(d, l->estimate_key);
+        uint32_t measures = 0;
+        double alone = estimate_alone(d, l->estimate_key, &measures);
         aos_log(AOS_LOG_DEBUG, "sched",
-                "client %llu: %s ended: %.0f ns per virtual group, %.0f alone (%u waves), charged %.2f of its "
+                "client %llu: %s ended: %.0f ns per virtual group, %.0f alone (%u measures), charged %.2f of its "
                 "device time",
-                (unsigned long long)l->client, l->kernel_name, l->ns_per_vgroup_one, est->alone_one, est->alone_waves,
+                (unsigned long long)l->client, l->kernel_name, l->ns_per_vgroup_one, alone, measures,
                 l->device_ns ? (double)l->charged_ns / (double)l->device_ns : 1.0);
     }
     trace_end(l);
@@ -880,7 +863,7 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
     }
     l->device_ns += device_ns;
     /* Charged at the kernel's speed alone, when known (aos_sched_progress_charge). */
-    double alone = status >= 0 && l->estimate_key ? estimate_alone(d, l->estimate_key) : 0;
+    double alone = status >= 0 && l->estimate_key ? estimate_alone(d, l->estimate_key, NULL) : 0;
     uint32_t together = l->wave_groups < ran ? l->wave_groups : ran;
     uint64_t charged = aos_sched_progress_charge(device_ns, alone, ran, together);
     l->charged_ns += charged;
@@ -902,7 +885,7 @@ static void on_wave(struct device_sched *d, struct aos_logical *l, cl_int status
         if (!compiling)
             l->ns_per_vgroup_one = l->ns_per_vgroup_one > 0 ? 0.5 * l->ns_per_vgroup_one + 0.5 * measured : measured;
         if (!compiling && !l->cold && l->wave_alone && l->estimate_key)
-            estimate_put_alone(d, l->estimate_key, measured);
+            estimate_put_alone(d, l->estimate_key, measured, false);
     }
     if (l->state == AOS_LOGICAL_ENDED)
         return; /* a runaway whose wave has finally left */
@@ -1748,7 +1731,7 @@ static double expected_on(const struct aos_device *dev, uint64_t estimate_key, u
     if (!d || !estimate_key || !virtual_groups || !d->have_model || !d->model.compute_units)
         return 0;
     pthread_mutex_lock(&d->estimates_lock);
-    *one = estimate_get(d, estimate_key);
+    *one = aos_estimates_one(&d->estimates, estimate_key);
     pthread_mutex_unlock(&d->estimates_lock);
     uint64_t width = d->model.compute_units < virtual_groups ? d->model.compute_units : virtual_groups;
     return *one * (double)virtual_groups / (double)width;
@@ -1758,6 +1741,17 @@ uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t est
 {
     double one, ns = expected_on(dev, estimate_key, virtual_groups, &one);
     return ns > 0 && ns < 1e18 ? (uint64_t)ns + 1 : 0; /* 0: nothing measured on it yet */
+}
+
+void aos_device_sched_solo_alone(uint32_t device, uint64_t estimate_key, uint64_t virtual_groups, uint64_t ran_ns)
+{
+    struct device_sched *d = sched_started(device);
+    if (!d || !estimate_key || !virtual_groups || !ran_ns)
+        return;
+    /* All groups of the range at once, one per compute unit at a time: the inverse of expected_on. */
+    uint32_t width = direct_width(d);
+    uint64_t together = width < virtual_groups ? width : virtual_groups;
+    estimate_put_alone(d, estimate_key, (double)ran_ns * (double)together / (double)virtual_groups, true);
 }
 
 bool aos_device_sched_wave_runs(void)
@@ -1879,6 +1873,8 @@ struct aos_device_sched_stats aos_device_sched_stats(uint32_t device)
     st.waves_cut = d->waves_cut;
     st.waves_cuttable = d->waves_cuttable;
     pthread_mutex_unlock(&d->step_lock);
+    st.alone_measures_waves = atomic_load(&d->alone_measures_waves);
+    st.alone_measures_solo = atomic_load(&d->alone_measures_solo);
     return st;
 }
 

@@ -53,6 +53,12 @@ bool aos_device_sched_may_cut(const struct aos_device *dev, uint64_t estimate_ke
  * if another client's cuttable wave runs, the scheduler may cut it so that the command need not
  * wait for the whole wave. Service threads; returns at once when no wave runs. */
 void aos_device_sched_command_waits(const struct aos_device *dev, uint64_t client);
+
+/* A solo launch of the code behind estimate_key ran virtual_groups groups in ran_ns (its profiling
+ * times) while its client had the device to itself: a measure of the code's speed alone, which
+ * the progress charge of its waves beside other clients uses (docs/scheduler.md §6, step 4). */
+void aos_device_sched_solo_alone(uint32_t device, uint64_t estimate_key, uint64_t virtual_groups, uint64_t ran_ns);
+
 /* Whether a wave runs on any device: one atomic load, so that an enqueue looks up its queue's
  * device only then. */
 bool aos_device_sched_wave_runs(void);
@@ -86,6 +92,7 @@ struct aos_device_sched_stats {
     size_t clients_known; /* clients whose virtual time it keeps */
     size_t parked_events; /* failed events kept until the daemon stops (PoCL, device_sched.c) */
     uint64_t waves_started, waves_cuttable, waves_cut;
+    uint64_t alone_measures_waves, alone_measures_solo; /* measures of kernels' speed alone, by source */
 };
 struct aos_device_sched_stats aos_device_sched_stats(uint32_t device);
 

@@ -236,7 +236,7 @@ bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_e
     if (!aos_daemon_config_get()->solo_native_us)
         return false;
     uint64_t expected = aos_device_sched_expected_ns(t->dev, t->estimate_key, t->rec.total_groups);
-    struct aos_solo_claim *claim = expected ? aos_solo_claim(s, t->dev->index, t->estimate_key, expected) : NULL;
+    struct aos_solo_claim *claim = expected ? aos_solo_claim(s, t->dev->index, t->estimate_key, t->rec.total_groups, expected) : NULL;
     if (!claim)
         return false;
     /* The application waits on a user event that the kernel's end completes, so that the

@@ -185,9 +185,12 @@ static void send_status(int sock, const struct aos_server_config *config)
         NATIVE(d->device, clGetDeviceInfo)(d->device, CL_DEVICE_NAME, sizeof(name), name, NULL);
         fprintf(out, "device %u %s\n", i, name);
         struct aos_device_sched_stats st = aos_device_sched_stats(i);
-        fprintf(out, "scheduler %u clients-known %zu waves %llu waves-cuttable %llu waves-cut %llu parked-events %zu\n", i,
-                st.clients_known, (unsigned long long)st.waves_started, (unsigned long long)st.waves_cuttable,
-                (unsigned long long)st.waves_cut, st.parked_events);
+        fprintf(out,
+                "scheduler %u clients-known %zu waves %llu waves-cuttable %llu waves-cut %llu parked-events %zu "
+                "alone-measures-waves %llu alone-measures-solo %llu\n",
+                i, st.clients_known, (unsigned long long)st.waves_started, (unsigned long long)st.waves_cuttable,
+                (unsigned long long)st.waves_cut, st.parked_events, (unsigned long long)st.alone_measures_waves,
+                (unsigned long long)st.alone_measures_solo);
     }
     pthread_mutex_lock(&clients_lock);
     for (int i = 0; i < MAX_CLIENTS; i++) {

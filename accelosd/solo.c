@@ -64,7 +64,7 @@ struct aos_solo_claim {
     cl_event ev;           /* the launch; one reference of the claim's own while it is watched */
     struct aos_solo_fate *fate;
     uint32_t device;
-    uint64_t client, code_key, expected_ns;
+    uint64_t client, code_key, expected_ns, virtual_groups;
     uint64_t claimed_ns;
     uint64_t allowance_ns; /* the runaway rule's limit on its run time; 0 = none */
     uint64_t running_ns;   /* when the watchdog first saw it run (watchdog thread only) */
@@ -139,7 +139,8 @@ static uint64_t inflight_limit_ns(const struct aos_sched_config *cfg)
     return wave > one ? wave : one;
 }
 
-struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, uint64_t code_key, uint64_t expected_ns)
+struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, uint64_t code_key, uint64_t virtual_groups,
+                                      uint64_t expected_ns)
 {
     const struct aos_sched_config *cfg = aos_daemon_config_get();
     uint64_t limit_ns = (uint64_t)cfg->solo_native_us * 1000ull, client = s->serial;
@@ -159,7 +160,7 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
     struct solo_device *d = &devices[device];
     uint64_t now = aos_now_ns();
     *c = (struct aos_solo_claim){.s = s, .device = device, .client = client, .code_key = code_key,
-                                 .expected_ns = expected_ns, .claimed_ns = now};
+                                 .virtual_groups = virtual_groups, .expected_ns = expected_ns, .claimed_ns = now};
     atomic_init(&c->refs, 1);
     pthread_mutex_lock(&solo_lock);
     present_note_locked(s, device);
@@ -195,12 +196,14 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
 
 /* How long the launch ran: its profiling times where its queue has them, else the host time since
  * the claim when nothing of its client's was ahead of it; 0 when unknown. */
-static uint64_t solo_ran_ns(const struct aos_solo_claim *c, cl_event ev)
+static uint64_t solo_ran_ns(const struct aos_solo_claim *c, cl_event ev, bool *profiled)
 {
     cl_ulong start = 0, end = 0;
-    if (ev && NATIVE(ev, clGetEventProfilingInfo)(ev, CL_PROFILING_COMMAND_START, sizeof(start), &start, NULL) ==
-                  CL_SUCCESS &&
-        NATIVE(ev, clGetEventProfilingInfo)(ev, CL_PROFILING_COMMAND_END, sizeof(end), &end, NULL) == CL_SUCCESS)
+    *profiled = ev &&
+                NATIVE(ev, clGetEventProfilingInfo)(ev, CL_PROFILING_COMMAND_START, sizeof(start), &start, NULL) ==
+                    CL_SUCCESS &&
+                NATIVE(ev, clGetEventProfilingInfo)(ev, CL_PROFILING_COMMAND_END, sizeof(end), &end, NULL) == CL_SUCCESS;
+    if (*profiled)
         return end > start ? end - start : 0;
     return c->behind_own || !ev ? 0 : aos_now_ns() - c->claimed_ns;
 }
@@ -258,7 +261,9 @@ static cl_int user_status_for(const struct aos_solo_claim *c, cl_int status)
 static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
 {
     struct solo_device *d = &devices[c->device];
-    uint64_t ran = status == CL_COMPLETE ? solo_ran_ns(c, ev) : 0, slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
+    bool profiled = false;
+    uint64_t ran = status == CL_COMPLETE ? solo_ran_ns(c, ev, &profiled) : 0;
+    uint64_t slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
     bool overran = !c->cold && ran > c->expected_ns * SOLO_OVERRUN && ran > c->expected_ns + slice_ns &&
                    !aos_solo_fate_failed(c->fate); /* an aborted one was marked already */
     pthread_mutex_lock(&solo_lock);
@@ -278,6 +283,9 @@ static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
                 unpredictable ? "overran again, its code runs in waves from now on"
                               : "a strike, its code still runs solo");
     fate_settle(c->fate, c->s, user_status_for(c, status));
+    /* The device's own times of a launch that had it to itself: the code's speed alone. */
+    if (profiled && ran && !overran && !c->cold && !c->held)
+        aos_device_sched_solo_alone(c->device, c->code_key, c->virtual_groups, ran);
     if (c->held)
         aos_device_sched_held_solo_ended(c->device, c->client, c->claimed_ns, ran);
     else if (last)

@@ -21,20 +21,22 @@ struct aos_solo_claim;
  * counted, held by the launch until it ends and by the application's event id. */
 struct aos_solo_fate;
 
-/* A launch of s's on device, of the code behind code_key (the scheduler's estimate key),
- * expected to take expected_ns, may run natively now: returns the claim it holds until
- * aos_solo_started(), else NULL. Code whose solo launch once ran far past its estimate never runs
- * solo again. It counts against the client's in-flight limit (max_inflight_per_client) and
+/* A launch of s's on device of virtual_groups groups, of the code behind code_key (the scheduler's
+ * estimate key), expected to take expected_ns, may run natively now: returns the claim it holds
+ * until aos_solo_started(), else NULL. Code whose solo launches ran far past their estimate twice
+ * never runs solo again (accelos/code_strikes.h). A launch that had the device to itself tells
+ * the scheduler the code's speed alone (aos_device_sched_solo_alone). It counts against the client's in-flight limit (max_inflight_per_client) and
  * holds a reference to s. Service thread of s. */
 struct aos_session;
-struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, uint64_t code_key, uint64_t expected_ns);
+struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, uint64_t code_key, uint64_t virtual_groups,
+                                      uint64_t expected_ns);
 
 /* The claimed launch was enqueued as ev (the claim ends when ev completes), or failed to enqueue
  * (ev NULL: the claim ends now). user (one reference, taken over; NULL when ev is) is the user
  * event the application's waits go to: it completes with ev, or fails with CL_OUT_OF_RESOURCES
  * when the launch runs past allowance_ns (0: no limit; the runaway rule, docs/scheduler.md §6),
  * which also keeps its code from running solo again. cold: the launch may also time the device's
- * compile, so running far past its estimate does not mark its code unpredictable. Returns the
+ * compile, so running far past its estimate is no strike against its code. Returns the
  * launch's fate (one reference) for the application's event, NULL without ev or memory. Frees
  * the claim. */
 struct aos_solo_fate *aos_solo_started(struct aos_solo_claim *claim, cl_event ev, cl_event user,

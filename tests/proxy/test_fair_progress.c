@@ -1,13 +1,16 @@
 /* Waves charged at the kernel's speed alone (docs/scheduler.md §6, step 4): a kernel measured
  * alone, then run while the host's CPU is loaded and another client is present, takes longer per
- * virtual group, and its waves are charged what they would have taken alone, not all of it. */
+ * virtual group, and its waves are charged what they would have taken alone, not all of it. Its
+ * speed alone comes from waves that start with no other client present, and from solo launches. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "clients.h"
+#include "daemon_status.h"
 #include "harness.h"
 #include "spin_kernel.h"
 #include "trace_read.h"
@@ -124,12 +127,57 @@ START_TEST(test_waves_are_charged_at_the_speed_alone)
 }
 END_TEST
 
+/* ---- Measured by solo launches ----------------------------------------------------------- */
+
+/* About 0.7 ms alone: short enough to run solo (solo_native_us, 2 ms by default). */
+enum { SOLO_GROUPS = 256, SOLO_ROUNDS = 200, SOLO_ALONE = 6 };
+
+/* A client alone: the first launch of its kernel object measures the code (cold: not alone), the
+ * next ones run solo, and each of those but the first (which may time the device's compile of
+ * the whole range) is a measure of the code's speed alone (the status report counts them). A
+ * kernel that runs solo whenever it is alone has no other measure of it: without these, its waves
+ * beside other clients were charged all their time while longer kernels were discounted. */
+START_TEST(test_solo_launches_measure_the_speed_alone)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    aos_test_context(&ctx, &q);
+    cl_program p = aos_test_build(ctx, AOS_SPIN_KERNEL("progress_solo"), NULL);
+    ck_assert_ptr_nonnull(p);
+    cl_kernel k = clCreateKernel(p, "progress_solo", NULL);
+    ck_assert_ptr_nonnull(k);
+    long long solo0 = aos_test_status_solo(getpid()), measures0 = aos_test_status_scheduler("alone-measures-solo");
+    for (int i = 0; i < 1 + SOLO_ALONE; i++) {
+        cl_mem out = aos_spin_enqueue(ctx, q, k, SOLO_GROUPS, LOCAL, SOLO_ROUNDS);
+        ck_assert_ptr_nonnull(out);
+        ck_assert_int_eq(clFinish(q), CL_SUCCESS);
+        ck_assert_int_eq(aos_spin_check_sample(q, out, (size_t)SOLO_GROUPS * LOCAL, SOLO_ROUNDS), 0);
+        clReleaseMemObject(out);
+    }
+    long long solo = aos_test_status_solo(getpid()) - solo0;
+    long long measures = aos_test_status_scheduler("alone-measures-solo") - measures0;
+    fprintf(stderr, "fair_progress solo: %lld solo launches, %lld measures alone\n", solo, measures);
+    ck_assert_int_ge(solo, SOLO_ALONE - 1);
+    /* The end callback that counts a measure may run a moment after clFinish returns. */
+    for (int i = 0; i < 100 && measures < solo - 1; i++) {
+        usleep(10000);
+        measures = aos_test_status_scheduler("alone-measures-solo") - measures0;
+    }
+    ck_assert_int_eq(measures, solo - 1);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fair_progress");
     TCase *tc = tcase_create("fair_progress");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_waves_are_charged_at_the_speed_alone);
+    tcase_add_test(tc, test_solo_launches_measure_the_speed_alone);
     suite_add_tcase(s, tc);
     return aos_test_run_suite_fair_traced(s, trace_path, NULL);
 }
