@@ -54,9 +54,10 @@ bool aos_device_sched_may_cut(const struct aos_device *dev, uint64_t estimate_ke
  * wait for the whole wave. Service threads; returns at once when no wave runs. */
 void aos_device_sched_command_waits(const struct aos_device *dev, uint64_t client);
 
-/* A solo launch of the code behind estimate_key ran virtual_groups groups in ran_ns (its profiling
- * times) while its client had the device to itself: a measure of the code's speed alone, which
- * the progress charge of its waves beside other clients uses (docs/scheduler.md §6, step 4). */
+/* A solo launch of the code behind estimate_key ran virtual_groups groups in ran_ns (from its
+ * enqueue to its end as the host saw them, as a wave is timed) while its client had the device to
+ * itself: a measure of the code's speed alone, which the progress charge of its waves beside
+ * other clients uses (docs/scheduler.md §6, step 4). */
 void aos_device_sched_solo_alone(uint32_t device, uint64_t estimate_key, uint64_t virtual_groups, uint64_t ran_ns);
 
 /* Whether a wave runs on any device: one atomic load, so that an enqueue looks up its queue's

@@ -71,6 +71,7 @@ struct aos_solo_claim {
     bool ended;            /* solo_end ran (solo_lock) */
     bool cold;             /* may also time the device's compile: no overrun counts */
     bool behind_own; /* the client's own logical launches were in flight: it may wait behind them */
+    bool only;       /* nothing of the client's was in flight: its end less its claim is its run */
     bool held;       /* claimed while the device was held for the client, not alone: the scheduler hears of its end */
     struct aos_solo_claim *watch_next, *scan_next;
 };
@@ -176,6 +177,7 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
               d->inflight_ns + expected_ns <= inflight_ns && !aos_code_strikes_unpredictable(&strikes, code_key);
     c->held = held;
     if (ok) {
+        c->only = !c->behind_own && d->inflight == 0;
         d->owner = client;
         d->held_inflight = held;
         if (held && d->inflight == 0)
@@ -196,14 +198,12 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
 
 /* How long the launch ran: its profiling times where its queue has them, else the host time since
  * the claim when nothing of its client's was ahead of it; 0 when unknown. */
-static uint64_t solo_ran_ns(const struct aos_solo_claim *c, cl_event ev, bool *profiled)
+static uint64_t solo_ran_ns(const struct aos_solo_claim *c, cl_event ev)
 {
     cl_ulong start = 0, end = 0;
-    *profiled = ev &&
-                NATIVE(ev, clGetEventProfilingInfo)(ev, CL_PROFILING_COMMAND_START, sizeof(start), &start, NULL) ==
-                    CL_SUCCESS &&
-                NATIVE(ev, clGetEventProfilingInfo)(ev, CL_PROFILING_COMMAND_END, sizeof(end), &end, NULL) == CL_SUCCESS;
-    if (*profiled)
+    if (ev && NATIVE(ev, clGetEventProfilingInfo)(ev, CL_PROFILING_COMMAND_START, sizeof(start), &start, NULL) ==
+                  CL_SUCCESS &&
+        NATIVE(ev, clGetEventProfilingInfo)(ev, CL_PROFILING_COMMAND_END, sizeof(end), &end, NULL) == CL_SUCCESS)
         return end > start ? end - start : 0;
     return c->behind_own || !ev ? 0 : aos_now_ns() - c->claimed_ns;
 }
@@ -261,8 +261,7 @@ static cl_int user_status_for(const struct aos_solo_claim *c, cl_int status)
 static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
 {
     struct solo_device *d = &devices[c->device];
-    bool profiled = false;
-    uint64_t ran = status == CL_COMPLETE ? solo_ran_ns(c, ev, &profiled) : 0;
+    uint64_t ran = status == CL_COMPLETE ? solo_ran_ns(c, ev) : 0;
     uint64_t slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
     bool overran = !c->cold && ran > c->expected_ns * SOLO_OVERRUN && ran > c->expected_ns + slice_ns &&
                    !aos_solo_fate_failed(c->fate); /* an aborted one was marked already */
@@ -283,9 +282,11 @@ static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
                 unpredictable ? "overran again, its code runs in waves from now on"
                               : "a strike, its code still runs solo");
     fate_settle(c->fate, c->s, user_status_for(c, status));
-    /* The device's own times of a launch that had it to itself: the code's speed alone. */
-    if (profiled && ran && !overran && !c->cold && !c->held)
-        aos_device_sched_solo_alone(c->device, c->code_key, c->virtual_groups, ran);
+    /* A launch that had the device to itself: the code's speed alone. Timed as a wave is, from
+     * its enqueue to its end as the host sees it (the device's own times leave out the launch's
+     * cost, which a wave's include), so only when nothing of its client's was ahead of it. */
+    if (ran && !overran && !c->cold && !c->held && c->only)
+        aos_device_sched_solo_alone(c->device, c->code_key, c->virtual_groups, aos_now_ns() - c->claimed_ns);
     if (c->held)
         aos_device_sched_held_solo_ended(c->device, c->client, c->claimed_ns, ran);
     else if (last)

@@ -24,9 +24,10 @@ struct aos_solo_fate;
 /* A launch of s's on device of virtual_groups groups, of the code behind code_key (the scheduler's
  * estimate key), expected to take expected_ns, may run natively now: returns the claim it holds
  * until aos_solo_started(), else NULL. Code whose solo launches ran far past their estimate twice
- * never runs solo again (accelos/code_strikes.h). A launch that had the device to itself tells
- * the scheduler the code's speed alone (aos_device_sched_solo_alone). It counts against the client's in-flight limit (max_inflight_per_client) and
- * holds a reference to s. Service thread of s. */
+ * never runs solo again (accelos/code_strikes.h). A launch that had the device to itself, with
+ * nothing of its client's ahead of it, tells the scheduler the code's speed alone
+ * (aos_device_sched_solo_alone). It counts against the client's in-flight limit
+ * (max_inflight_per_client) and holds a reference to s. Service thread of s. */
 struct aos_session;
 struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, uint64_t code_key, uint64_t virtual_groups,
                                       uint64_t expected_ns);
