@@ -261,6 +261,7 @@ static cl_int user_status_for(const struct aos_solo_claim *c, cl_int status)
 static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
 {
     struct solo_device *d = &devices[c->device];
+    uint64_t ended_ns = aos_now_ns();
     uint64_t ran = status == CL_COMPLETE ? solo_ran_ns(c, ev) : 0;
     uint64_t slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
     bool overran = !c->cold && ran > c->expected_ns * SOLO_OVERRUN && ran > c->expected_ns + slice_ns &&
@@ -286,7 +287,7 @@ static void solo_end(struct aos_solo_claim *c, cl_event ev, cl_int status)
      * its enqueue to its end as the host sees it (the device's own times leave out the launch's
      * cost, which a wave's include), so only when nothing of its client's was ahead of it. */
     if (ran && !overran && !c->cold && !c->held && c->only)
-        aos_device_sched_solo_alone(c->device, c->code_key, c->virtual_groups, aos_now_ns() - c->claimed_ns);
+        aos_device_sched_solo_alone(c->device, c->code_key, c->virtual_groups, ended_ns - c->claimed_ns);
     if (c->held)
         aos_device_sched_held_solo_ended(c->device, c->client, c->claimed_ns, ran);
     else if (last)
