@@ -725,8 +725,9 @@ static void launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
     struct recent_end *e = end_note(d, l->client, l->ended_host_ns);
     e->launch_ns = launch_ns_after(e->launch_ns, l);
     aos_solo_logical_end(d->index, l->client);
-    if (l->estimate_key && l->ns_per_vgroup_one > 0) {
+    if (l->estimate_key && l->ns_per_vgroup_one > 0)
         estimate_put(d, l->estimate_key, l->ns_per_vgroup_one);
+    if (l->estimate_key && l->ns_per_vgroup_one > 0 && aos_log_level() >= AOS_LOG_DEBUG) {
         uint32_t measures = 0;
         double alone = estimate_alone(d, l->estimate_key, &measures);
         aos_log(AOS_LOG_DEBUG, "sched",
@@ -1721,6 +1722,15 @@ static struct device_sched *sched_started(uint32_t device)
     return started ? d : NULL;
 }
 
+/* Groups of a launch over virtual_groups that run at once on the whole device: one per compute
+ * unit. A solo launch's time and a launch's expected time convert by it to and from the time per
+ * virtual group on one compute unit. */
+static uint64_t range_width(const struct device_sched *d, uint64_t virtual_groups)
+{
+    uint64_t units = direct_width(d);
+    return units < virtual_groups ? units : virtual_groups;
+}
+
 /* The remembered time per virtual group on one compute unit of the code behind estimate_key on
  * dev (*one), and what a launch of virtual_groups groups of it takes on the whole device; 0 for
  * both when nothing is measured yet. Any thread. */
@@ -1733,8 +1743,7 @@ static double expected_on(const struct aos_device *dev, uint64_t estimate_key, u
     pthread_mutex_lock(&d->estimates_lock);
     *one = aos_estimates_one(&d->estimates, estimate_key);
     pthread_mutex_unlock(&d->estimates_lock);
-    uint64_t width = d->model.compute_units < virtual_groups ? d->model.compute_units : virtual_groups;
-    return *one * (double)virtual_groups / (double)width;
+    return *one * (double)virtual_groups / (double)range_width(d, virtual_groups);
 }
 
 uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups)
@@ -1748,10 +1757,8 @@ void aos_device_sched_solo_alone(uint32_t device, uint64_t estimate_key, uint64_
     struct device_sched *d = sched_started(device);
     if (!d || !estimate_key || !virtual_groups || !ran_ns)
         return;
-    /* All groups of the range at once, one per compute unit at a time: the inverse of expected_on. */
-    uint32_t width = direct_width(d);
-    uint64_t together = width < virtual_groups ? width : virtual_groups;
-    estimate_put_alone(d, estimate_key, (double)ran_ns * (double)together / (double)virtual_groups, true);
+    estimate_put_alone(d, estimate_key, (double)ran_ns * (double)range_width(d, virtual_groups) / (double)virtual_groups,
+                       true);
 }
 
 bool aos_device_sched_wave_runs(void)

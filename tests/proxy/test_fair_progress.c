@@ -141,11 +141,7 @@ START_TEST(test_solo_launches_measure_the_speed_alone)
 {
     cl_context ctx;
     cl_command_queue q;
-    aos_test_context(&ctx, &q);
-    cl_program p = aos_test_build(ctx, AOS_SPIN_KERNEL("progress_solo"), NULL);
-    ck_assert_ptr_nonnull(p);
-    cl_kernel k = clCreateKernel(p, "progress_solo", NULL);
-    ck_assert_ptr_nonnull(k);
+    cl_kernel k = aos_test_app_kernel(AOS_SPIN_KERNEL("progress_solo"), "progress_solo", &ctx, &q);
     long long solo0 = aos_test_status_solo(getpid()), measures0 = aos_test_status_scheduler("alone-measures-solo");
     for (int i = 0; i < 1 + SOLO_ALONE; i++) {
         cl_mem out = aos_spin_enqueue(ctx, q, k, SOLO_GROUPS, LOCAL, SOLO_ROUNDS);
@@ -164,10 +160,7 @@ START_TEST(test_solo_launches_measure_the_speed_alone)
         measures = aos_test_status_scheduler("alone-measures-solo") - measures0;
     }
     ck_assert_int_eq(measures, solo - 1);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(ctx);
+    aos_test_app_release(ctx, q, k);
 }
 END_TEST
 
