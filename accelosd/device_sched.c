@@ -121,6 +121,7 @@ struct device_sched {
     uint64_t waves_started;
     uint64_t waves_cuttable; /* waves started of a cuttable twin (wave_may_be_cut) */
     uint64_t waves_cut; /* waves told to stop early (cut_send) */
+    uint64_t holds, held_ns; /* anticipation: holds started, and the time they kept the device */
     _Atomic uint64_t alone_measures_waves, alone_measures_solo; /* estimate_put_alone's, by source */
     _Atomic uint64_t cut_wave_client; /* client of the running cuttable wave; 0: none */
     _Atomic uint32_t waves_running;   /* waves enqueued and not ended, cuttable or not */
@@ -558,8 +559,10 @@ static struct recent_end *end_note(struct device_sched *d, uint64_t client, uint
 static void hold_release(struct device_sched *d, uint64_t now)
 {
     uint64_t end = now < d->hold_until_ns ? now : d->hold_until_ns;
-    if (end > d->hold_start_ns)
+    if (end > d->hold_start_ns) {
         aos_sched_vt_charge(d->vt, d->hold_client, end - d->hold_start_ns, 1.0);
+        d->held_ns += end - d->hold_start_ns;
+    }
     d->hold_client = 0;
     d->hold_until_ns = 0;
     atomic_store(&d->held_client, 0);
@@ -613,6 +616,7 @@ static void hold_start(struct device_sched *d, uint64_t client, uint64_t until_n
 {
     d->hold_client = client;
     d->hold_start_ns = aos_now_ns();
+    d->holds++;
     d->hold_until_ns = until_ns;
     uint64_t slice_ns = (uint64_t)aos_daemon_config_get()->slice_ms * 1000000ull;
     atomic_store(&d->held_solo_ns, response_slice(d, client, slice_ns));
@@ -1130,6 +1134,11 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
 #define CUT_GATE_WAIT_NS 500000ull
 /* Waves a launch that is not ready yet may cut (cut_for_gated). */
 #define CUT_ASKS 2
+/* How soon a cut is asked again when it could not be sent: the wave had claimed no group yet, and
+ * its launch's claims had not shown in host memory before (cut_send). PoCL starts a wave's groups
+ * some 40 us after its enqueue; later asks back off to a quarter of the wave's age, so that a
+ * device whose claims never show (no zero-copy) is asked a few dozen times a wave, not thousands. */
+#define CUT_RETRY_NS 50000ull
 
 static uint64_t cut_quantum_ns(void)
 {
@@ -1160,6 +1169,8 @@ static void cut_arm(struct aos_logical *l, uint32_t groups)
 static void cut_send(struct aos_logical *l)
 {
     aos_u32 seen = __atomic_load_n(&l->cut_host->claimed, __ATOMIC_SEQ_CST);
+    if (seen & ~AOS_CUT_STOP)
+        l->cut_proven = true; /* this wave's claims show: its launch's next waves may be cut before theirs */
     while ((seen || l->cut_proven) && !(seen & AOS_CUT_STOP)) {
         if (__atomic_compare_exchange_n(&l->cut_host->claimed, &seen, seen | AOS_CUT_STOP, false, __ATOMIC_SEQ_CST,
                                         __ATOMIC_SEQ_CST)) {
@@ -1192,11 +1203,9 @@ static double cut_behind(struct device_sched *d, double vr, uint64_t client)
     return vr - (aos_sched_vt_joining(d->vt, client) + (double)cut_quantum_ns());
 }
 
-/* Not behind enough yet (behind <= 0): has the scheduler thread step again when it would be, as
- * r's wave adds share / weight of virtual time per ns, unless it steps sooner already. */
-static void cut_recheck(struct device_sched *d, const struct aos_logical *r, double behind)
+/* Has the scheduler thread step by `at` (host ns), unless it steps sooner already. */
+static void cut_check_by(struct device_sched *d, uint64_t at)
 {
-    uint64_t at = aos_now_ns() + (uint64_t)(-behind * r->weight / r->wave_share) + 1;
     uint64_t was = atomic_load(&d->cut_check_at_ns);
     if (!was || at < was) {
         atomic_store(&d->cut_check_at_ns, at);
@@ -1204,9 +1213,22 @@ static void cut_recheck(struct device_sched *d, const struct aos_logical *r, dou
     }
 }
 
+/* Not behind enough yet (behind <= 0): has the scheduler thread step again when it would be, as
+ * r's wave adds share / weight of virtual time per ns. */
+static void cut_recheck(struct device_sched *d, const struct aos_logical *r, double behind)
+{
+    cut_check_by(d, aos_now_ns() + (uint64_t)(-behind * r->weight / r->wave_share) + 1);
+}
+
+/* Cuts r's running wave; when it cannot be cut yet (cut_send), the scheduler thread steps again
+ * soon, and the callers ask again then: dropped, the cut left the wave to run out, up to a slice. */
 static void cut(struct device_sched *d, struct aos_logical *r, const char *why)
 {
     cut_send(r);
+    if (!r->cut_sent) {
+        uint64_t now = aos_now_ns(), age = now - r->wave_submit_host_ns;
+        cut_check_by(d, now + (age / 4 > CUT_RETRY_NS ? age / 4 : CUT_RETRY_NS));
+    }
     d->waves_cut += r->cut_sent;
     aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s wave %u %s for %s (claimed %#x)", (unsigned long long)r->client,
             r->kernel_name, r->waves, r->cut_sent ? "cut" : "not cut yet", why,
@@ -1244,8 +1266,9 @@ static void cut_for_command(struct device_sched *d, uint64_t client)
         return;
     double behind = cut_behind(d, vtime_with_wave(d, r), client);
     if (behind > 0) {
-        d->cut_command_client = 0;
         cut(d, r, "a command");
+        d->cut_command_client = r->cut_sent ? 0 : client;
+        d->cut_command_wave = r;
         return;
     }
     /* Asked again when it would be behind enough, while this wave runs. */
@@ -1274,8 +1297,8 @@ static void cut_for_gated(struct device_sched *d)
             continue;
         double behind = cut_behind(d, vr, o->client);
         if (behind > 0) {
-            o->cut_asks++;
             cut(d, r, "a launch that came");
+            o->cut_asks += r->cut_sent;
             if (r->cut_sent && !d->hold_client)
                 hold_start(d, o->client, aos_now_ns() + CUT_GATE_WAIT_NS);
             return;
@@ -1879,6 +1902,8 @@ struct aos_device_sched_stats aos_device_sched_stats(uint32_t device)
     st.waves_started = d->waves_started;
     st.waves_cut = d->waves_cut;
     st.waves_cuttable = d->waves_cuttable;
+    st.holds = d->holds;
+    st.held_ns = d->held_ns;
     pthread_mutex_unlock(&d->step_lock);
     st.alone_measures_waves = atomic_load(&d->alone_measures_waves);
     st.alone_measures_solo = atomic_load(&d->alone_measures_solo);

@@ -94,6 +94,7 @@ struct aos_device_sched_stats {
     size_t parked_events; /* failed events kept until the daemon stops (PoCL, device_sched.c) */
     uint64_t waves_started, waves_cuttable, waves_cut;
     uint64_t alone_measures_waves, alone_measures_solo; /* measures of kernels' speed alone, by source */
+    uint64_t holds, held_ns; /* anticipation: holds of the device for a client, and their time */
 };
 struct aos_device_sched_stats aos_device_sched_stats(uint32_t device);
 

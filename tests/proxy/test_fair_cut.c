@@ -184,8 +184,11 @@ static bool play_short_launches(const struct cut_case *c, int play)
  * for a cut, not for the rest of a 16 ms wave. A second play when too few got through: on the
  * shared 2-core VM of session 43 the short client sometimes started only a wave or two into the
  * long launch, and 4-15 of 40 got through in about one play of six, with that session's daemon
- * and with the one before it alike (cause not found; most plays 22-40). Without cuts no play got
- * more than 4 through. */
+ * and with the one before it alike (most plays 22-40). Without cuts no play got more than 4
+ * through. A likely cause, mended in session 44: a cut asked for before a wave's first claim
+ * showed, while the launch's claims had not shown yet, was dropped, and that wave ran out (its
+ * debug log showed "not cut yet ... (claimed 0)" before uncut waves); on that session's AMD VM
+ * 12 plays before and after the change all got 36-40 through. */
 static void check_short_launches_wait_for_cuts(const struct cut_case *c)
 {
     for (int play = 0; !play_short_launches(c, play); play++)
@@ -252,15 +255,18 @@ static long long cuttable_waves_alone(const struct cut_case *c)
 
 /* Alone, a kernel of groups under 5 us runs its plain kernel, without a claim per group (about 3 %
  * of a 1 us group), at full speed; one of longer groups runs its cuttable twin all the same, since
- * another client may come while it runs (CUT_MIN_GROUP_NS). */
+ * another client may come while it runs (CUT_MIN_GROUP_NS). The short kernel's groups take about
+ * 1.5 us, above the 1 us of a group cuttable beside others, and stay under 5 us while another
+ * test loads the two cores (with 2-3 us groups, session 44's ctest -j2 once measured all waves
+ * but one above 5 us). */
 START_TEST(test_alone_only_long_groups_run_cuttable)
 {
-    static const struct cut_case short_alone = {"short_groups_alone", "", 65536, 150};
+    static const struct cut_case short_alone = {"short_groups_alone", "", 65536, 100};
     static const struct cut_case long_alone = {"long_groups_alone", "", 4096, 3000};
     long long short_cuttable = cuttable_waves_alone(&short_alone);
     long long long_cuttable = cuttable_waves_alone(&long_alone);
     /* One wave of the short kernel measured slow (the host's noise) may qualify. */
-    ck_assert_msg(short_cuttable <= 1, "%lld waves of 2 us groups alone ran cuttable", short_cuttable);
+    ck_assert_msg(short_cuttable <= 1, "%lld waves of 1.5 us groups alone ran cuttable", short_cuttable);
     ck_assert_msg(long_cuttable >= 2, "only %lld waves of groups of tens of us alone ran cuttable", long_cuttable);
 }
 END_TEST

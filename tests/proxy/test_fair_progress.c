@@ -164,6 +164,46 @@ START_TEST(test_solo_launches_measure_the_speed_alone)
 }
 END_TEST
 
+/* Launches queued behind the client's own: each such solo launch's time from its enqueue to its
+ * end includes the wait for those ahead of it, so it is not a measure of the code's speed alone
+ * (solo.c's `only`). The client queues QUEUED launches at once: the first of them had nothing
+ * ahead and is a measure; the others waited. Counted all of them, the estimate would read up to
+ * QUEUED times the kernel's time. */
+enum { QUEUED = 4 };
+
+START_TEST(test_solo_launches_queued_behind_their_own_are_not_measures)
+{
+    cl_context ctx;
+    cl_command_queue q;
+    cl_kernel k = aos_test_app_kernel(AOS_SPIN_KERNEL("progress_queued"), "progress_queued", &ctx, &q);
+    for (int i = 0; i < 2; i++) { /* the cold launch, then one that runs solo */
+        cl_mem out = aos_spin_enqueue(ctx, q, k, SOLO_GROUPS, LOCAL, SOLO_ROUNDS);
+        ck_assert_ptr_nonnull(out);
+        ck_assert_int_eq(clFinish(q), CL_SUCCESS);
+        clReleaseMemObject(out);
+    }
+    usleep(100000); /* the warm-up's end callbacks */
+    long long solo0 = aos_test_status_solo(getpid()), measures0 = aos_test_status_scheduler("alone-measures-solo");
+    cl_mem out = aos_spin_enqueue(ctx, q, k, SOLO_GROUPS, LOCAL, SOLO_ROUNDS);
+    ck_assert_ptr_nonnull(out);
+    size_t n = (size_t)SOLO_GROUPS * LOCAL, local = LOCAL;
+    for (int i = 1; i < QUEUED; i++)
+        ck_assert_int_eq(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL), CL_SUCCESS);
+    ck_assert_int_eq(clFinish(q), CL_SUCCESS);
+    ck_assert_int_eq(aos_spin_check_sample(q, out, n, SOLO_ROUNDS), 0);
+    usleep(100000); /* the end callback that counts a measure may run a moment after clFinish */
+    long long solo = aos_test_status_solo(getpid()) - solo0;
+    long long measures = aos_test_status_scheduler("alone-measures-solo") - measures0;
+    fprintf(stderr, "fair_progress queued: %lld solo launches, %lld measures alone\n", solo, measures);
+    ck_assert_int_ge(solo, QUEUED - 1);
+    /* One normally; two when the host took longer to queue the second than the first ran. */
+    ck_assert_int_ge(measures, 1);
+    ck_assert_int_le(measures, QUEUED / 2);
+    clReleaseMemObject(out);
+    aos_test_app_release(ctx, q, k);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fair_progress");
@@ -171,6 +211,7 @@ int main(void)
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_waves_are_charged_at_the_speed_alone);
     tcase_add_test(tc, test_solo_launches_measure_the_speed_alone);
+    tcase_add_test(tc, test_solo_launches_queued_behind_their_own_are_not_measures);
     suite_add_tcase(s, tc);
     return aos_test_run_suite_fair_traced(s, trace_path, NULL);
 }
