@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "accelos/cut_stop.h"
 #include "accelos/estimates.h"
 #include "accelos/futex.h"
 #include "accelos/log.h"
@@ -1134,11 +1135,6 @@ static cl_int wave_enqueue(struct aos_logical *l, uint32_t groups, const struct 
 #define CUT_GATE_WAIT_NS 500000ull
 /* Waves a launch that is not ready yet may cut (cut_for_gated). */
 #define CUT_ASKS 2
-/* How soon a cut is asked again when it could not be sent: the wave had claimed no group yet, and
- * its launch's claims had not shown in host memory before (cut_send). PoCL starts a wave's groups
- * some 40 us after its enqueue; later asks back off to a quarter of the wave's age, so that a
- * device whose claims never show (no zero-copy) is asked a few dozen times a wave, not thousands. */
-#define CUT_RETRY_NS 50000ull
 
 static uint64_t cut_quantum_ns(void)
 {
@@ -1162,22 +1158,11 @@ static void cut_arm(struct aos_logical *l, uint32_t groups)
     l->cut_sent = false;
 }
 
-/* Stops l's running wave at its next claim. Only once the device's claims have shown in host
- * memory, in an earlier wave of l's (cut_proven) or in this one: where the buffer is not the
- * host's memory (no zero-copy), no cut is sent and every wave runs out, so a stale `claimed`
- * never says that a group did not run. */
+/* Stops l's running wave at its next claim, once its claims have shown in host memory
+ * (aos_cut_stop). */
 static void cut_send(struct aos_logical *l)
 {
-    aos_u32 seen = __atomic_load_n(&l->cut_host->claimed, __ATOMIC_SEQ_CST);
-    if (seen & ~AOS_CUT_STOP)
-        l->cut_proven = true; /* this wave's claims show: its launch's next waves may be cut before theirs */
-    while ((seen || l->cut_proven) && !(seen & AOS_CUT_STOP)) {
-        if (__atomic_compare_exchange_n(&l->cut_host->claimed, &seen, seen | AOS_CUT_STOP, false, __ATOMIC_SEQ_CST,
-                                        __ATOMIC_SEQ_CST)) {
-            l->cut_sent = true;
-            return;
-        }
-    }
+    l->cut_sent = aos_cut_stop(&l->cut_host->claimed, &l->cut_proven);
 }
 
 /* The running cuttable wave that has not been cut yet, or NULL. */
@@ -1226,8 +1211,8 @@ static void cut(struct device_sched *d, struct aos_logical *r, const char *why)
 {
     cut_send(r);
     if (!r->cut_sent) {
-        uint64_t now = aos_now_ns(), age = now - r->wave_submit_host_ns;
-        cut_check_by(d, now + (age / 4 > CUT_RETRY_NS ? age / 4 : CUT_RETRY_NS));
+        uint64_t now = aos_now_ns();
+        cut_check_by(d, now + aos_cut_retry_in_ns(now - r->wave_submit_host_ns));
     }
     d->waves_cut += r->cut_sent;
     aos_log(AOS_LOG_DEBUG, "sched", "client %llu: %s wave %u %s for %s (claimed %#x)", (unsigned long long)r->client,
