@@ -126,7 +126,7 @@ struct device_sched {
     _Atomic uint64_t alone_measures_waves, alone_measures_solo; /* estimate_put_alone's, by source */
     _Atomic uint64_t cut_wave_client; /* client of the running cuttable wave; 0: none */
     _Atomic uint32_t waves_running;   /* waves enqueued and not ended, cuttable or not */
-    _Atomic uint64_t cut_check_at_ns; /* the scheduler thread steps by then (cut_for_gated); 0: no need */
+    _Atomic uint64_t cut_check_at_ns; /* the scheduler thread steps by then (cut_check_by); 0: no need */
     uint64_t cut_wanted_by;           /* under lock: a client whose command waits (cut_for_command) */
     struct command_note command_notes[RECENT_ENDS]; /* under lock: commands come, for recent_end */
     uint32_t command_notes_n;
@@ -1271,7 +1271,6 @@ static void cut_for_command(struct device_sched *d, uint64_t client)
  * is behind enough yet, the scheduler thread looks again when the first would be. */
 static void cut_for_gated(struct device_sched *d)
 {
-    atomic_store(&d->cut_check_at_ns, 0);
     struct aos_logical *r = cut_candidate(d);
     if (!r)
         return;
@@ -1410,9 +1409,20 @@ static int by_fair_order(const void *a, const void *b)
     return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
 }
 
+/* Clears the cut check that is due, which this step does (the checks set the next one). Left set,
+ * a step with no active launch to plan for would not clear it, and the scheduler thread, whose
+ * wait ends at once for a past check, would spin. */
+static void cut_check_due(struct device_sched *d)
+{
+    uint64_t at = atomic_load(&d->cut_check_at_ns);
+    if (at && at <= aos_now_ns())
+        atomic_compare_exchange_strong(&d->cut_check_at_ns, &at, 0);
+}
+
 /* Decides who runs next and starts their waves. */
 static void plan(struct device_sched *d)
 {
+    cut_check_due(d);
     uint64_t came = hold_expire(d);
     size_t n = 0;
     for (struct aos_logical *l = d->launches; l; l = l->next)

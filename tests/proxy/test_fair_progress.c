@@ -196,8 +196,9 @@ START_TEST(test_solo_launches_queued_behind_their_own_are_not_measures)
     long long measures = aos_test_status_scheduler("alone-measures-solo") - measures0;
     fprintf(stderr, "fair_progress queued: %lld solo launches, %lld measures alone\n", solo, measures);
     ck_assert_int_ge(solo, QUEUED - 1);
-    /* One normally; two when the host took longer to queue the second than the first ran. */
-    ck_assert_int_ge(measures, 1);
+    /* One normally; two when the host took longer to queue the second than the first ran; none
+     * when the host's load made the first run past its estimate (seen under ctest -j2). Without
+     * the rule, all QUEUED. */
     ck_assert_int_le(measures, QUEUED / 2);
     clReleaseMemObject(out);
     aos_test_app_release(ctx, q, k);
