@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include "daemon_status.h"
 #include "harness.h"
 
 #define CLIENTS 8
@@ -33,6 +35,21 @@ enum child_step {
     STEP_READ, STEP_VALUES, STEP_SYNC,
 };
 
+static const char *const step_names[] = {
+    [STEP_PLATFORM] = "platform", [STEP_CONTEXT] = "context", [STEP_BUFFERS] = "buffers",
+    [STEP_BUILD] = "build",       [STEP_KERNEL] = "kernel",   [STEP_RUN] = "run",
+    [STEP_READ] = "read",         [STEP_VALUES] = "values",   [STEP_SYNC] = "sync",
+};
+
+/* The step each child is in, in memory shared with the parent: when a child does not finish,
+ * the failure says where it is stuck. */
+static volatile int *child_at;
+
+static void enter(int client, enum child_step step)
+{
+    child_at[client] = step;
+}
+
 static int step_failed(enum child_step step, int client, cl_int err)
 {
     fprintf(stderr, "client %d: step %d failed with %d\n", client, (int)step, err);
@@ -45,12 +62,14 @@ static int run_client(int client)
     cl_platform_id platform;
     cl_device_id device;
     cl_uint n = 0;
+    enter(client, STEP_PLATFORM);
     cl_int err = clGetPlatformIDs(1, &platform, &n);
     if (err != CL_SUCCESS || n != 1)
         return step_failed(STEP_PLATFORM, client, err);
     err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
     if (err != CL_SUCCESS)
         return step_failed(STEP_PLATFORM, client, err);
+    enter(client, STEP_CONTEXT);
     cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     if (!ctx)
         return step_failed(STEP_CONTEXT, client, err);
@@ -62,6 +81,7 @@ static int run_client(int client)
         a[i] = (float)(i % 1000) * (float)(client + 1);
         b[i] = (float)(client * 100000 + i);
     }
+    enter(client, STEP_BUFFERS);
     cl_mem ma = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof(a), a, &err);
     cl_mem mb = ma ? clCreateBuffer(ctx, CL_MEM_READ_ONLY, sizeof(b), NULL, &err) : NULL;
     cl_mem mc = mb ? clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof(c), NULL, &err) : NULL;
@@ -70,9 +90,11 @@ static int run_client(int client)
     err = clEnqueueWriteBuffer(q, mb, CL_FALSE, 0, sizeof(b), b, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return step_failed(STEP_BUFFERS, client, err);
+    enter(client, STEP_BUILD);
     cl_program p = clCreateProgramWithSource(ctx, 1, &vadd_src, NULL, &err);
     if (!p || (err = clBuildProgram(p, 1, &device, NULL, NULL, NULL)) != CL_SUCCESS)
         return step_failed(STEP_BUILD, client, err);
+    enter(client, STEP_KERNEL);
     cl_kernel k = clCreateKernel(p, "vadd", &err);
     if (!k)
         return step_failed(STEP_KERNEL, client, err);
@@ -84,16 +106,20 @@ static int run_client(int client)
     if (err != CL_SUCCESS)
         return step_failed(STEP_KERNEL, client, err);
     size_t global = N;
+    enter(client, STEP_RUN);
     if ((err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL)) != CL_SUCCESS)
         return step_failed(STEP_RUN, client, err);
+    enter(client, STEP_READ);
     if ((err = clEnqueueReadBuffer(q, mc, CL_TRUE, 0, sizeof(c), c, 0, NULL, NULL)) != CL_SUCCESS)
         return step_failed(STEP_READ, client, err);
+    enter(client, STEP_VALUES);
     for (int i = 0; i < N; i++)
         if (c[i] != a[i] + b[i]) {
             fprintf(stderr, "client %d: c[%d] = %f, expected %f\n", client, i, c[i], a[i] + b[i]);
             return STEP_VALUES;
         }
     /* The objects stay alive until the parent has seen them in the status report. */
+    enter(client, STEP_OK);
     return STEP_OK;
 }
 
@@ -131,6 +157,20 @@ static int daemon_status(struct status_client *out, int cap, unsigned *devices)
     return n;
 }
 
+/* Fails the test naming the step each unfinished child is in, with the daemon's status report. */
+static void report_stuck_children(int finished, const pid_t *pids)
+{
+    fprintf(stderr, "only %d of %d clients finished their work; where the others are:\n", finished, CLIENTS);
+    for (int i = 0; i < CLIENTS; i++)
+        if (child_at[i] != STEP_OK)
+            fprintf(stderr, "  client %d (pid %d): in step %s\n", i, (int)pids[i],
+                    child_at[i] >= 0 ? step_names[child_at[i]] : "(not started)");
+    static char text[1 << 16];
+    aos_test_status_text(text, sizeof(text));
+    fprintf(stderr, "daemon status:\n%s", text);
+    ck_abort_msg("only %d of %d clients finished their work (steps above)", finished, CLIENTS);
+}
+
 START_TEST(test_eight_clients_at_once)
 {
     /* The parent is a client too, connected before it forks: each child must start its own
@@ -145,6 +185,10 @@ START_TEST(test_eight_clients_at_once)
     cl_mem parent_buf = clCreateBuffer(parent_ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(parent_data),
                                        parent_data, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
+    child_at = mmap(NULL, CLIENTS * sizeof(*child_at), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    ck_assert(child_at != MAP_FAILED);
+    for (int i = 0; i < CLIENTS; i++)
+        child_at[i] = -1;
     int ready[2], go[2];
     ck_assert_int_eq(pipe(ready), 0);
     ck_assert_int_eq(pipe(go), 0);
@@ -170,7 +214,8 @@ START_TEST(test_eight_clients_at_once)
     close(go[0]);
     for (int got = 0; got < CLIENTS; got++) {
         struct pollfd p = {.fd = ready[0], .events = POLLIN};
-        ck_assert_msg(poll(&p, 1, 60000) == 1, "only %d of %d clients finished their work", got, CLIENTS);
+        if (poll(&p, 1, 60000) != 1)
+            report_stuck_children(got, pids);
         char rc;
         ck_assert_int_eq(read(ready[0], &rc, 1), 1);
         ck_assert_msg(rc == STEP_OK, "a client failed at step %d (see its stderr)", rc);
