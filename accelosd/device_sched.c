@@ -121,7 +121,7 @@ struct device_sched {
     uint64_t next_arrival;
     uint64_t waves_started;
     uint64_t waves_cuttable; /* waves started of a cuttable twin (wave_may_be_cut) */
-    uint64_t waves_cut; /* waves told to stop early (cut_send) */
+    uint64_t waves_cut; /* waves told to stop early (cut) */
     uint64_t holds, held_ns; /* anticipation: holds started, and the time they kept the device */
     _Atomic uint64_t alone_measures_waves, alone_measures_solo; /* estimate_put_alone's, by source */
     _Atomic uint64_t cut_wave_client; /* client of the running cuttable wave; 0: none */
@@ -561,8 +561,9 @@ static void hold_release(struct device_sched *d, uint64_t now)
 {
     uint64_t end = now < d->hold_until_ns ? now : d->hold_until_ns;
     if (end > d->hold_start_ns) {
-        aos_sched_vt_charge(d->vt, d->hold_client, end - d->hold_start_ns, 1.0);
-        d->held_ns += end - d->hold_start_ns;
+        uint64_t held = end - d->hold_start_ns;
+        aos_sched_vt_charge(d->vt, d->hold_client, held, 1.0);
+        d->held_ns += held;
     }
     d->hold_client = 0;
     d->hold_until_ns = 0;
@@ -1158,13 +1159,6 @@ static void cut_arm(struct aos_logical *l, uint32_t groups)
     l->cut_sent = false;
 }
 
-/* Stops l's running wave at its next claim, once its claims have shown in host memory
- * (aos_cut_stop). */
-static void cut_send(struct aos_logical *l)
-{
-    l->cut_sent = aos_cut_stop(&l->cut_host->claimed, &l->cut_proven);
-}
-
 /* The running cuttable wave that has not been cut yet, or NULL. */
 static struct aos_logical *cut_candidate(struct device_sched *d)
 {
@@ -1205,11 +1199,12 @@ static void cut_recheck(struct device_sched *d, const struct aos_logical *r, dou
     cut_check_by(d, aos_now_ns() + (uint64_t)(-behind * r->weight / r->wave_share) + 1);
 }
 
-/* Cuts r's running wave; when it cannot be cut yet (cut_send), the scheduler thread steps again
- * soon, and the callers ask again then: dropped, the cut left the wave to run out, up to a slice. */
+/* Cuts r's running wave at its next claim, once its claims have shown in host memory
+ * (aos_cut_stop); when it cannot be cut yet, the scheduler thread steps again soon, and the callers
+ * ask again then: dropped, the cut left the wave to run out, up to a slice. */
 static void cut(struct device_sched *d, struct aos_logical *r, const char *why)
 {
-    cut_send(r);
+    r->cut_sent = aos_cut_stop(&r->cut_host->claimed, &r->cut_proven);
     if (!r->cut_sent) {
         uint64_t now = aos_now_ns();
         cut_check_by(d, now + aos_cut_retry_in_ns(now - r->wave_submit_host_ns));

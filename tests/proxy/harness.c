@@ -1,5 +1,6 @@
 #include "harness.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -87,6 +88,56 @@ bool aos_test_daemon_alive(void)
     stat[n] = '\0';
     const char *end = strrchr(stat, ')'); /* "pid (comm) state ..." */
     return end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
+}
+
+/* utime + stime of a /proc/.../stat file, in ns; false when it cannot be read. */
+static bool stat_cpu_ns(const char *path, uint64_t *ns)
+{
+    char stat[1024];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(stat, 1, sizeof(stat) - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    /* After "pid (comm)": state is field 3, utime and stime fields 14 and 15, in clock ticks. */
+    const char *p = strrchr(stat, ')');
+    unsigned long long utime = 0, stime = 0;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+        return false;
+    *ns = (utime + stime) * (1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK));
+    return true;
+}
+
+uint64_t aos_test_daemon_thread_cpu_ns(const char *name)
+{
+    char dir[64];
+    snprintf(dir, sizeof(dir), "/proc/%d/task", (int)daemon_pid);
+    DIR *tasks = opendir(dir);
+    ck_assert_msg(tasks != NULL, "cannot list %s", dir);
+    uint64_t sum = 0;
+    int found = 0;
+    for (struct dirent *e; (e = readdir(tasks));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[384], comm[32] = "";
+        snprintf(path, sizeof(path), "%s/%s/comm", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue; /* the thread ended */
+        bool named = fgets(comm, sizeof(comm), f) && strncmp(comm, name, strlen(name)) == 0 &&
+                     (comm[strlen(name)] == '\n' || comm[strlen(name)] == '\0');
+        fclose(f);
+        uint64_t ns;
+        snprintf(path, sizeof(path), "%s/%s/stat", dir, e->d_name);
+        if (named && stat_cpu_ns(path, &ns)) {
+            sum += ns;
+            found++;
+        }
+    }
+    closedir(tasks);
+    ck_assert_msg(found > 0, "the daemon has no thread named %s", name);
+    return sum;
 }
 
 const char *aos_test_socket_path(void) { return socket_path; }

@@ -15,6 +15,7 @@
 #include <CL/cl.h>
 #include <check.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Starts accelosd on a fresh socket under a temporary directory, exports ACCELOS_SOCKET and waits
@@ -26,6 +27,9 @@ int aos_test_daemon_stop(void);
 pid_t aos_test_daemon_pid(void);
 /* True while the daemon process runs (not exited, not a zombie). Works from any process. */
 bool aos_test_daemon_alive(void);
+/* The CPU time (user + system) the daemon's threads of that name have used so far, at the
+ * kernel's tick; fails the test when there is none. */
+uint64_t aos_test_daemon_thread_cpu_ns(const char *name);
 const char *aos_test_socket_path(void);
 
 /* The accelOS platform and its first device, found through clGetPlatformIDs. */
