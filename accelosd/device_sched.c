@@ -557,14 +557,17 @@ static struct recent_end *end_note(struct device_sched *d, uint64_t client, uint
     return e;
 }
 
-static void hold_release(struct device_sched *d, uint64_t now)
+/* Ends the hold, charging its client for the time held; why is for the debug log. */
+static void hold_release(struct device_sched *d, uint64_t now, const char *why)
 {
     uint64_t end = now < d->hold_until_ns ? now : d->hold_until_ns;
-    if (end > d->hold_start_ns) {
-        uint64_t held = end - d->hold_start_ns;
+    uint64_t held = end > d->hold_start_ns ? end - d->hold_start_ns : 0;
+    if (held) {
         aos_sched_vt_charge(d->vt, d->hold_client, held, 1.0);
         d->held_ns += held;
     }
+    aos_log(AOS_LOG_DEBUG, "sched", "client %llu: hold ended after %.3f ms (%s)", (unsigned long long)d->hold_client,
+            (double)held / 1e6, why);
     d->hold_client = 0;
     d->hold_until_ns = 0;
     atomic_store(&d->held_client, 0);
@@ -593,7 +596,7 @@ static uint64_t hold_expire(struct device_sched *d)
     if (client_has_active(d, NULL, d->hold_client))
         came = d->hold_client;
     if (came || now >= d->hold_until_ns)
-        hold_release(d, now);
+        hold_release(d, now, came ? "its launch came" : "time up");
     return came;
 }
 
@@ -665,7 +668,7 @@ static void on_held_solo_end(struct device_sched *d, const struct held_solo_end 
     if (d->hold_client == h->client) {
         if (d->hold_until_ns < now)
             d->hold_until_ns = now; /* the device was the client's until now */
-        hold_release(d, now);
+        hold_release(d, now, "its solo launch ended");
     } else {
         aos_sched_vt_charge(d->vt, h->client, h->ran_ns ? h->ran_ns : now - h->claimed_ns, 1.0);
     }
@@ -1555,7 +1558,7 @@ static void forget_gone(struct device_sched *d, struct gone_client *arrived)
         }
         *p = g->next;
         if (d->hold_client == g->client)
-            hold_release(d, aos_now_ns());
+            hold_release(d, aos_now_ns(), "client gone");
         struct recent_end *e = recent_of(d, g->client);
         if (e)
             *e = (struct recent_end){0};

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 static int current_level = -1;
 static const char *const level_names[] = {"error", "warn", "info", "debug"};
@@ -18,6 +19,14 @@ void aos_log(int level, const char *subsys, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    /* One fprintf per line so concurrent threads do not interleave inside a line. */
+    /* One fprintf per line so concurrent threads do not interleave inside a line. Debug lines carry
+     * the monotonic clock (seconds), so that a wave, a hold and a cut can be put in order. */
+    if (level == AOS_LOG_DEBUG) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        fprintf(stderr, "accelos[%s] %s: %lld.%06ld %s\n", subsys, level_names[level], (long long)ts.tv_sec,
+                ts.tv_nsec / 1000, line);
+        return;
+    }
     fprintf(stderr, "accelos[%s] %s: %s\n", subsys, level_names[level], line);
 }
