@@ -109,6 +109,15 @@ static bool stat_cpu_ns(const char *path, uint64_t *ns)
     return true;
 }
 
+uint64_t aos_test_daemon_cpu_ns(void)
+{
+    char path[64];
+    uint64_t ns = 0;
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)daemon_pid);
+    ck_assert_msg(stat_cpu_ns(path, &ns), "cannot read %s", path);
+    return ns;
+}
+
 uint64_t aos_test_daemon_thread_cpu_ns(const char *name)
 {
     char dir[64];

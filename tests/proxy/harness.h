@@ -27,6 +27,9 @@ int aos_test_daemon_stop(void);
 pid_t aos_test_daemon_pid(void);
 /* True while the daemon process runs (not exited, not a zombie). Works from any process. */
 bool aos_test_daemon_alive(void);
+/* The CPU time (user + system) the daemon process has used so far, all its threads, at the
+ * kernel's tick. */
+uint64_t aos_test_daemon_cpu_ns(void);
 /* The CPU time (user + system) the daemon's threads of that name have used so far, at the
  * kernel's tick; fails the test when there is none. */
 uint64_t aos_test_daemon_thread_cpu_ns(const char *name);
