@@ -75,35 +75,37 @@ int aos_test_daemon_stop(void)
 
 pid_t aos_test_daemon_pid(void) { return daemon_pid; }
 
+/* The fields of a /proc/.../stat file after "pid (comm) ", from the state (field 3) on, read into
+ * buf; NULL when it cannot be read. */
+static const char *proc_stat_fields(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t n = fread(buf, 1, size - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *end = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
+    return end && end[1] == ' ' ? end + 2 : NULL;
+}
+
 bool aos_test_daemon_alive(void)
 {
     /* kill(pid, 0) also succeeds on a zombie, and only the parent can reap it: read its state. */
     char path[64], stat[512];
     snprintf(path, sizeof(path), "/proc/%d/stat", (int)daemon_pid);
-    FILE *f = daemon_pid > 0 ? fopen(path, "r") : NULL;
-    if (!f)
-        return false;
-    size_t n = fread(stat, 1, sizeof(stat) - 1, f);
-    fclose(f);
-    stat[n] = '\0';
-    const char *end = strrchr(stat, ')'); /* "pid (comm) state ..." */
-    return end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
+    const char *fields = daemon_pid > 0 ? proc_stat_fields(path, stat, sizeof(stat)) : NULL;
+    return fields && fields[0] != 'Z' && fields[0] != 'X';
 }
 
 /* utime + stime of a /proc/.../stat file, in ns; false when it cannot be read. */
 static bool stat_cpu_ns(const char *path, uint64_t *ns)
 {
     char stat[1024];
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    size_t n = fread(stat, 1, sizeof(stat) - 1, f);
-    fclose(f);
-    stat[n] = '\0';
-    /* After "pid (comm)": state is field 3, utime and stime fields 14 and 15, in clock ticks. */
-    const char *p = strrchr(stat, ')');
+    const char *fields = proc_stat_fields(path, stat, sizeof(stat));
+    /* utime and stime are fields 14 and 15, in clock ticks. */
     unsigned long long utime = 0, stime = 0;
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+    if (!fields || sscanf(fields, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
         return false;
     *ns = (utime + stime) * (1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK));
     return true;
@@ -130,12 +132,13 @@ uint64_t aos_test_daemon_thread_cpu_ns(const char *name)
         if (e->d_name[0] == '.')
             continue;
         char path[384], comm[32] = "";
+        size_t len = strlen(name);
         snprintf(path, sizeof(path), "%s/%s/comm", dir, e->d_name);
         FILE *f = fopen(path, "r");
         if (!f)
             continue; /* the thread ended */
-        bool named = fgets(comm, sizeof(comm), f) && strncmp(comm, name, strlen(name)) == 0 &&
-                     (comm[strlen(name)] == '\n' || comm[strlen(name)] == '\0');
+        bool named = fgets(comm, sizeof(comm), f) && len < sizeof(comm) && strncmp(comm, name, len) == 0 &&
+                     (comm[len] == '\n' || comm[len] == '\0');
         fclose(f);
         uint64_t ns;
         snprintf(path, sizeof(path), "%s/%s/stat", dir, e->d_name);

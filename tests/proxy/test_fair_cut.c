@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "accelos/futex.h"
 #include "clients.h"
 #include "daemon_status.h"
 #include "harness.h"
@@ -235,13 +235,6 @@ static int alone_client(int index, void *arg)
     return aos_test_spin_launch(ctx, q, p, c->long_name, c->long_groups, LOCAL, c->long_rounds, NULL);
 }
 
-static uint64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The waves of c's long launch, alone, that ran a cuttable twin. */
 static long long cuttable_waves_alone(const struct cut_case *c)
 {
@@ -252,10 +245,10 @@ static long long cuttable_waves_alone(const struct cut_case *c)
     aos_test_gate_await_ready(&gate, 1);
     long long before = aos_test_status_scheduler("waves-cuttable");
     long long waves_before = aos_test_status_scheduler("waves");
-    uint64_t sched_before = aos_test_daemon_thread_cpu_ns("aos-sched"), wall_before = monotonic_ns();
+    uint64_t sched_before = aos_test_daemon_thread_cpu_ns("aos-sched"), wall_before = aos_now_ns();
     aos_test_gate_go(&gate, 1);
     ck_assert_int_eq(aos_test_reap(pid), 0);
-    uint64_t sched_ns = aos_test_daemon_thread_cpu_ns("aos-sched") - sched_before, wall_ns = monotonic_ns() - wall_before;
+    uint64_t sched_ns = aos_test_daemon_thread_cpu_ns("aos-sched") - sched_before, wall_ns = aos_now_ns() - wall_before;
     fprintf(stderr, "fair_cut %s alone: the scheduler thread used %.1f ms of CPU in %.1f ms\n", c->long_name,
             (double)sched_ns / 1e6, (double)wall_ns / 1e6);
     /* Waves are mostly started on the threads that post launches and ends: 0-10 ms here. Stepping
