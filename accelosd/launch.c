@@ -74,7 +74,7 @@ static bool record_fill(struct aos_vndrange *rec, const struct aos_elastic_kerne
     /* Non-uniform or empty ranges, or too many groups: native decides. */
     if (items > ek->wg_size || aos_vndrange_fill(rec, shape->work_dim, shape->global, local, shape->offset))
         return false;
-    rec->budget = 0; /* each wave raises it (device_sched.c) */
+    rec->budget = 0; /* each wave raises it (dsched_wave.c) */
     return true;
 }
 
@@ -317,7 +317,7 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
                                         l->kernel_name, NULL);
     l->direct = ek->direct && device_runs_direct(dev);
     /* Cut waves write the cut record in place while the wave runs: only where the device's memory
-     * is the host's (CPU devices; device_sched.c checks that claims show there before it cuts). */
+     * is the host's (CPU devices; dsched_cut.c checks that claims show there before it cuts). */
     bool cut = l->direct && ek->cut && (dev->type & CL_DEVICE_TYPE_CPU) &&
                aos_device_sched_may_cut(dev, t->estimate_key, t->rec.total_groups);
     cl_kernel twin = l->direct ? ek->direct : ek->kernel;
@@ -362,7 +362,7 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
         return false;
     }
 
-    /* Blocks while the client has too many launches in flight (device_sched.c). */
+    /* Blocks while the client has too many launches in flight (dsched_admit.c). */
     aos_device_sched_admit(s);
     l->arrival_host_ns = aos_now_ns();
     cl_event app = NULL;

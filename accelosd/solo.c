@@ -148,7 +148,7 @@ struct aos_solo_claim *aos_solo_claim(struct aos_session *s, uint32_t device, ui
     uint64_t inflight_ns = inflight_limit_ns(cfg);
     if (device >= AOS_MAX_DEVICES || !client || !code_key || !expected_ns || expected_ns > limit_ns)
         return NULL;
-    /* Held for: nobody else runs until its next launch (device_sched.c, held solo launches). Asked
+    /* Held for: nobody else runs until its next launch (dsched_hold.c, held solo launches). Asked
      * before solo_lock: the scheduler's state has its own. */
     uint64_t held_ns = aos_device_sched_held_for(device, client);
     struct aos_solo_claim *c = malloc(sizeof(*c));
