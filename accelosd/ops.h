@@ -142,6 +142,11 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
 typedef void (*aos_event_done_fn)(cl_int status, void *data);
 cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data);
 
+/* The status a real event's callback should act on: PoCL calls a callback set on an event that
+ * already failed at once, but with the callback's type for a status; the event's own status is
+ * the truth. */
+cl_int aos_event_callback_status(cl_event ev, cl_int status);
+
 /* A profiling time of a real event; false when the device has none for it (queue without profiling,
  * command not run). */
 bool aos_event_profiled(cl_event ev, cl_profiling_info what, uint64_t *out);
