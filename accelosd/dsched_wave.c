@@ -244,6 +244,8 @@ bool dsched_wave_start(struct device_sched *d, struct aos_logical *l, uint32_t g
     if (l->wave_vgroups && vgroups > (uint64_t)l->wave_vgroups * WAVE_GROWTH)
         vgroups = (uint64_t)l->wave_vgroups * WAVE_GROWTH; /* a mismeasured wave cannot end slicing */
     vgroups = aos_sched_whole_rounds(vgroups, groups, remaining); /* the rest of a round is free */
+    if (!narrow)
+        vgroups = aos_sched_with_tail(vgroups, remaining); /* a short last wave costs a turn */
     if (!l->run_queue && !(l->run_queue = dsched_queue_take(d, l->context)))
         return false;
     bool first = l->waves == 0;

@@ -262,6 +262,13 @@ uint64_t aos_sched_whole_rounds(uint64_t vgroups, uint64_t groups, uint64_t rema
 	return vgroups < remaining ? vgroups : remaining;
 }
 
+uint64_t aos_sched_with_tail(uint64_t vgroups, uint64_t remaining)
+{
+	if (vgroups >= remaining)
+		return remaining;
+	return remaining - vgroups <= vgroups / AOS_SCHED_TAIL_DIV ? remaining : vgroups;
+}
+
 uint64_t aos_sched_progress_charge(uint64_t device_ns, double alone_one, uint64_t ran, uint64_t together)
 {
 	if (!(alone_one > 0) || !isfinite(alone_one) || ran == 0 || together == 0)

@@ -290,6 +290,16 @@ uint64_t aos_sched_slice_vgroups(double ns_per_vgroup, uint64_t slice_ns, uint64
 uint64_t aos_sched_whole_rounds(uint64_t vgroups, uint64_t groups, uint64_t remaining);
 
 /*
+ * A wave's virtual groups with the launch's tail taken along: when what would be left after the
+ * wave is at most 1/AOS_SCHED_TAIL_DIV of it, the wave takes all `remaining`. A short last wave
+ * costs a whole hand-off and a turn of every other client before it, and the launch's end (its
+ * client's next host step) waits for them; taken now, it keeps the others waiting at most that
+ * fraction of a wave longer (bench/RESULTS.md §4, session 46).
+ */
+#define AOS_SCHED_TAIL_DIV 2u
+uint64_t aos_sched_with_tail(uint64_t vgroups, uint64_t remaining);
+
+/*
  * Device time to charge to virtual time for a wave of device_ns that ran `ran`
  * virtual groups, `together` at a time, of a kernel whose virtual group takes
  * alone_one ns on one compute unit while no other client is present (0:

@@ -304,6 +304,28 @@ START_TEST(whole_rounds)
 }
 END_TEST
 
+START_TEST(tail_taken_along)
+{
+	static const struct {
+		uint64_t vgroups, remaining, expect;
+	} rows[] = {
+		{ 400, 480, 480 },   /* 80 left, a fifth of the wave: taken now */
+		{ 400, 600, 600 },   /* exactly half of the wave left: taken */
+		{ 400, 601, 400 },   /* more than half: its own wave later */
+		{ 100, 1000, 100 },  /* a long launch: slices as before */
+		{ 480, 480, 480 },   /* the whole launch already */
+		{ 500, 480, 480 },   /* never more than remains */
+		{ 1, 2, 1 },         /* one group's half is none: the second group waits */
+		{ 2, 3, 3 },
+		{ 0, 5, 0 },         /* nothing asked */
+		{ 7, 0, 0 },         /* nothing left */
+		{ UINT64_MAX - 1, UINT64_MAX, UINT64_MAX }, /* no overflow */
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_uint_eq(aos_sched_with_tail(rows[i].vgroups, rows[i].remaining), rows[i].expect);
+}
+END_TEST
+
 START_TEST(progress_charge)
 {
 	static const struct {
@@ -455,6 +477,7 @@ int main(void)
 	tcase_add_test(tc, order_with_small_buffer);
 	tcase_add_test(tc, slice_budget);
 	tcase_add_test(tc, whole_rounds);
+	tcase_add_test(tc, tail_taken_along);
 	tcase_add_test(tc, progress_charge);
 	tcase_add_test(tc, direct_wave_width);
 	suite_add_tcase(s, tc);
