@@ -25,20 +25,19 @@
  * the lock taken wakes the scheduler thread, which picks up what the holder's step left.
  *
  * PoCL frees failed events in ways that make a later release unsafe (ops_event.c), so an event
- * that ended in failure is parked until shutdown instead of released (event_park.h). *
+ * that ended in failure is parked until shutdown instead of released (event_park.h).
+ *
  * This file holds the thread, posting, the step loop and launch ends; the plan, waves, cuts,
  * presence, anticipation, the watchdog and admission are in dsched_*.c (dsched.h).
  */
 #include "dsched.h"
 
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "accelos/cut_stop.h"
 #include "accelos/estimates.h"
 #include "accelos/futex.h"
 #include "accelos/log.h"
@@ -572,7 +571,7 @@ struct device_sched *dsched_started(uint32_t device)
 /* Groups of a launch over virtual_groups that run at once on the whole device: one per compute
  * unit. A solo launch's time and a launch's expected time convert by it to and from the time per
  * virtual group on one compute unit. */
-static uint64_t range_width(const struct device_sched *d, uint64_t virtual_groups)
+uint64_t dsched_range_width(const struct device_sched *d, uint64_t virtual_groups)
 {
     uint64_t units = dsched_direct_width(d);
     return units < virtual_groups ? units : virtual_groups;
@@ -590,7 +589,7 @@ double dsched_expected_on(const struct aos_device *dev, uint64_t estimate_key, u
     pthread_mutex_lock(&d->estimates_lock);
     *one = aos_estimates_one(&d->estimates, estimate_key);
     pthread_mutex_unlock(&d->estimates_lock);
-    return *one * (double)virtual_groups / (double)range_width(d, virtual_groups);
+    return *one * (double)virtual_groups / (double)dsched_range_width(d, virtual_groups);
 }
 
 uint64_t aos_device_sched_expected_ns(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups)
@@ -604,8 +603,8 @@ void aos_device_sched_solo_alone(uint32_t device, uint64_t estimate_key, uint64_
     struct device_sched *d = dsched_started(device);
     if (!d || !estimate_key || !virtual_groups || !ran_ns)
         return;
-    dsched_estimate_put_alone(d, estimate_key, (double)ran_ns * (double)range_width(d, virtual_groups) / (double)virtual_groups,
-                       true);
+    double one = (double)ran_ns * (double)dsched_range_width(d, virtual_groups) / (double)virtual_groups;
+    dsched_estimate_put_alone(d, estimate_key, one, true);
 }
 
 void aos_device_sched_command_waits(const struct aos_device *dev, uint64_t client)

@@ -136,6 +136,9 @@ void dsched_estimate_put_alone(struct device_sched *d, uint64_t key, double v, b
 double dsched_estimate_alone(struct device_sched *d, uint64_t key, uint32_t *measures);
 /* What a launch of virtual_groups groups of estimate_key's code takes on the whole device, and its
  * time per virtual group on one compute unit (*one); 0 when not measured yet. Any thread. */
+/* Groups of a launch over virtual_groups that run at once on the whole device (one per compute
+ * unit, at most virtual_groups). */
+uint64_t dsched_range_width(const struct device_sched *d, uint64_t virtual_groups);
 double dsched_expected_on(const struct aos_device *dev, uint64_t estimate_key, uint64_t virtual_groups, double *one);
 /* A profiling queue of the scheduler's own on ctx, from the idle pool or new; NULL on failure. */
 cl_command_queue dsched_queue_take(struct device_sched *d, cl_context ctx);

@@ -115,8 +115,6 @@ uint64_t aos_device_sched_runaway_allowance_ns(const struct aos_device *dev, uin
     struct device_sched *d = dsched_started(dev->index);
     if (!limit_ns || !virtual_groups)
         return 0;
-    uint64_t width = d && d->have_model && d->model.compute_units ? d->model.compute_units : 1;
-    if (width > virtual_groups)
-        width = virtual_groups;
+    uint64_t width = d ? dsched_range_width(d, virtual_groups) : 1;
     return runaway_allowance_ns(limit_ns, (virtual_groups + width - 1) / width + 1, (double)expected_ns, cold);
 }

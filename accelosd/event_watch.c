@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "accelos/log.h"
 #include "callback_token.h"
 #include "event_park.h"
 #include "mono_cond.h"

@@ -22,7 +22,6 @@
  *     before the last command's end has reached the events behind it.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -32,7 +31,6 @@
 #include "event_park.h"
 #include "launch.h"
 #include "logical.h"
-#include "mono_cond.h"
 #include "ops.h"
 #include "solo.h"
 
