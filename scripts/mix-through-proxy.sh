@@ -3,8 +3,10 @@
 #   scripts/mix-through-proxy.sh BUILD_DIR OUT_DIR TENANTS [accelos-mix options...]
 # Each tenant is a separate process that reaches the daemon through the real ICD loader.
 # TENANTS is accelos-mix's --tenants list, or "" to pick mixes with options (--random K --count C).
-# ACCELOS_POLICY selects the daemon's policy (default fair); records are labelled accelos-POLICY.
+# ACCELOS_POLICY selects the daemon's policy (default fair); records are labelled accelos-POLICY
+# unless the options give a --label.
 # ACCELOS_CONFIG names a daemon configuration file (docs/scheduler.md §5) to start it with.
+# ACCELOS_DAEMON names another accelosd binary to run (default BUILD_DIR/accelosd/accelosd).
 # ACCELOS_DAEMON_LOG=debug makes the daemon's log (OUT_DIR/accelosd.log) show every wave, hold and cut.
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -33,7 +35,8 @@ config_args=()
 [[ -n ${ACCELOS_CONFIG:-} ]] && config_args=(--config "$ACCELOS_CONFIG")
 verbosity=-v
 [[ ${ACCELOS_DAEMON_LOG:-} == debug ]] && verbosity=-vv
-"$build/accelosd/accelosd" --socket "$socket" "${config_args[@]}" --policy "$policy" --trace "$out/trace.jsonl" "$verbosity" \
+daemon=${ACCELOS_DAEMON:-$build/accelosd/accelosd}
+"$daemon" --socket "$socket" "${config_args[@]}" --policy "$policy" --trace "$out/trace.jsonl" "$verbosity" \
   2>"$out/accelosd.log" &
 daemon_pid=$!
 for _ in $(seq 1 500); do
@@ -51,7 +54,7 @@ tenant_args=()
 "$build/bench/accelos-mix" "${tenant_args[@]}" --platform accelOS --label "accelos-$policy" \
   --out "$out/mix.jsonl" --iso-cache "$out/isolated.json" --quiet "$@"
 echo "--- daemon ---"
-"$build/accelosd/accelosd" --socket "$socket" --status
+"$daemon" --socket "$socket" --status
 echo "client connections served: $(grep -c 'connected (pid' "$out/accelosd.log" || true) (log: $out/accelosd.log)"
 echo "--- fairness report (records: $out/mix.jsonl) ---"
 "$build/bench/accelos-report" --plot-dir "$out/plots" "$out/mix.jsonl"
