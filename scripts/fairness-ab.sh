@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Compares daemon configurations on the same seeded random mixes of the workload suite, each
 # tenant a separate process going through ProxyCL. The configurations run in turn within each
-# round, round after round, because on a shared VM a whole round's geomean moves by more than most
-# changes do: only runs made side by side in time compare. Every run of a tenant count is then
-# scored against the same isolated times (accelos-report --common-iso), and each configuration's
-# median over the rounds is printed (bench/RESULTS.md §4 uses this script).
+# round (every other round in reverse), round after round, because on a shared VM a whole round's
+# geomean moves by more than most changes do: only runs made side by side in time compare. Every
+# run of a tenant count is then scored against the same isolated times (accelos-report
+# --common-iso), and each configuration's median over the rounds is printed (bench/RESULTS.md §4).
 #
 #   scripts/fairness-ab.sh BUILD_DIR OUT_DIR ROUNDS "KS" NAME=SPEC [NAME=SPEC ...]
 #
@@ -52,7 +52,12 @@ for round in $(seq 1 "$rounds"); do
     count_var=COUNT_$k
     case $k in 1 | 2) count=20 ;; 3 | 4) count=10 ;; *) count=6 ;; esac
     count=${!count_var:-$count}
-    for name in "${names[@]}"; do
+    order=("${names[@]}")
+    if ((round % 2 == 0)); then # every other round in reverse: no configuration always runs first
+      order=()
+      for ((i = ${#names[@]} - 1; i >= 0; i--)); do order+=("${names[i]}"); done
+    fi
+    for name in "${order[@]}"; do
       env_var=ENV_$name
       dir="$out/$name-$k-r$round"
       # ENV_NAME and MIX_ARGS are split into words on purpose (several settings and options).
