@@ -38,6 +38,7 @@ static struct {
     struct done_watch *head;
     bool started;
     bool idle; /* waiting without a deadline: only then does a new watch wake it */
+    bool poked; /* a failure was just set: poll now (aos_event_watch_poke) */
 } watcher = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static void watch_unref(struct done_watch *w)
@@ -107,10 +108,21 @@ static void *watcher_main(void *arg)
         pthread_mutex_lock(&watcher.lock);
         empty_polls = watcher.head ? 0 : empty_polls + 1;
         if (watcher.head || empty_polls < WATCH_LINGER_POLLS)
-            while (pthread_cond_timedwait(&watcher.cond, &watcher.lock, &ts) != ETIMEDOUT)
-                ; /* nobody signals a polling watcher: a wake-up here is spurious */
+            while (!watcher.poked && pthread_cond_timedwait(&watcher.cond, &watcher.lock, &ts) != ETIMEDOUT)
+                ; /* only a poke signals a polling watcher: another wake-up here is spurious */
+        watcher.poked = false;
     }
     return NULL;
+}
+
+void aos_event_watch_poke(void)
+{
+    pthread_mutex_lock(&watcher.lock);
+    if (watcher.started && watcher.head) {
+        watcher.poked = true;
+        pthread_cond_signal(&watcher.cond);
+    }
+    pthread_mutex_unlock(&watcher.lock);
 }
 
 cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data)

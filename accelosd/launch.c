@@ -27,6 +27,7 @@
 #include "accelos/vndrange.h"
 #include "daemon_config.h"
 #include "device_sched.h"
+#include "fail_gate.h"
 #include "logical.h"
 #include "ops.h"
 #include "solo.h"
@@ -277,10 +278,11 @@ bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_e
     return true;
 }
 
-bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                        const struct aos_launch_target *t, cl_uint num_wait, const cl_event *wait,
-                        const struct aos_logical_held *held, uint32_t n_held, cl_event *ev, struct aos_logical **out)
+bool aos_launch_elastic(struct aos_session *s, struct aos_enqueue *e, struct aos_elastic_kernel *ek,
+                        const struct aos_launch_target *t, const struct aos_logical_held *held, uint32_t n_held,
+                        cl_event *ev, struct aos_logical **out)
 {
+    cl_command_queue queue = e->queue;
     if (!NATIVE(ek->kernel, clCloneKernel))
         return false;
     const struct aos_device *dev = t->dev;
@@ -367,10 +369,14 @@ bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct ao
     l->arrival_host_ns = aos_now_ns();
     cl_event app = NULL;
     l->user = NATIVE(ctx, clCreateUserEvent)(ctx, &err);
+    /* Markers through fail_gate.h: the gate is e's (its own gate when e is gated), and where the
+     * gate may fail the user event may too (a failed gate fails the launch). */
     if (err == CL_SUCCESS)
-        err = NATIVE(queue, clEnqueueMarkerWithWaitList)(queue, num_wait, wait, &l->gate);
+        err = aos_fail_gate_enqueue_marker(s, e, false, &l->gate);
+    if (err == CL_SUCCESS && e->may_fail)
+        aos_fail_gate_mark(s, l->user);
     if (err == CL_SUCCESS)
-        err = NATIVE(queue, clEnqueueMarkerWithWaitList)(queue, 1, &l->user, &app);
+        err = aos_fail_gate_marker(s, queue, 1, &l->user, &app);
     if (err != CL_SUCCESS) {
         aos_log(AOS_LOG_DEBUG, "launch", "elastic launch refused (%d): launching natively", err);
         if (l->gate)

@@ -76,9 +76,9 @@ bool aos_launch_solo(struct aos_session *s, cl_command_queue queue, struct aos_e
  * natively: a work-group that can never fit (the native launch reports the error), or any error
  * on the way. Service thread of s only.
  */
-bool aos_launch_elastic(struct aos_session *s, cl_command_queue queue, struct aos_elastic_kernel *ek,
-                        const struct aos_launch_target *t, cl_uint num_wait, const cl_event *wait,
-                        const struct aos_logical_held *held, uint32_t n_held, cl_event *ev,
-                        struct aos_logical **logical);
+struct aos_enqueue;
+bool aos_launch_elastic(struct aos_session *s, struct aos_enqueue *e, struct aos_elastic_kernel *ek,
+                        const struct aos_launch_target *t, const struct aos_logical_held *held, uint32_t n_held,
+                        cl_event *ev, struct aos_logical **logical);
 
 #endif

@@ -72,6 +72,12 @@ struct aos_enqueue {
     cl_event *wait;         /* NULL when num_wait == 0; freed by aos_enqueue_done */
     bool blocking;
     uint32_t slot;          /* reply slot for blocking enqueues */
+    /* fail_gate.h: the gate put in place of the wait list (not yet armed), whether the command
+     * may fail, what kind of command it is for the queue's order, and whether it was committed. */
+    void *gate;
+    bool may_fail;
+    bool committed;
+    int gate_kind;
 };
 
 /* Parses the aos_enqueue_hdr that starts payload and the wait list that follows the fixed struct
@@ -85,6 +91,8 @@ cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_
  * only. Returns -EPROTO for a malformed request, else 0 with the CL result in *err. */
 int aos_enqueue_parse_fixed(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, uint32_t fixed,
                             struct aos_enqueue *e, cl_int *err);
+/* A request found malformed after aos_enqueue_parse succeeded: drops what the parse prepared. */
+void aos_enqueue_abandon(struct aos_session *s, struct aos_enqueue *e);
 /* Finishes an enqueue: registers ev under e->event_id (profiling from the same event), answers a
  * blocking request when ev completes, or on err != CL_SUCCESS records a failed event and answers
  * err. Always consumes ev and frees the wait list. */
@@ -141,6 +149,9 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
  * CL_SUCCESS, or CL_OUT_OF_HOST_MEMORY (fn is then not called). */
 typedef void (*aos_event_done_fn)(cl_int status, void *data);
 cl_int aos_event_when_done(cl_event ev, aos_event_done_fn fn, void *data);
+/* After setting a failure: the watcher looks at its events now rather than at its next poll, so
+ * what waits on the failed event (a gate, fail_gate.h) hears of it at once. Any thread. */
+void aos_event_watch_poke(void);
 
 /* The status a real event's callback should act on: PoCL calls a callback set on an event that
  * already failed at once, but with the callback's type for a status; the event's own status is

@@ -29,6 +29,7 @@
 #include "accelos/wire_event.h"
 #include "callback_token.h"
 #include "event_park.h"
+#include "fail_gate.h"
 #include "launch.h"
 #include "logical.h"
 #include "ops.h"
@@ -104,7 +105,7 @@ void aos_session_release_kept_events(struct aos_session *s)
 {
     struct aos_kept_events *k = s->kept_events;
     bool release = !s->queue_undrained; /* else something may still reach them: leak */
-    if (release && ((k && k->count) || aos_retired_queues_count(&s->retired_queues))) {
+    if (release && ((k && k->count) || aos_retired_queues_count(&s->retired_queues) || aos_retired_queues_count(&s->own_queues))) {
         /* PoCL 3.1 lets clFinish return once a queue's last command has ended, before that
          * command's end has reached the events that waited on it: kept ones, or a released
          * queue's failed barrier. */
@@ -120,6 +121,7 @@ void aos_session_release_kept_events(struct aos_session *s)
     }
     s->kept_events = NULL;
     aos_retired_queues_release(&s->retired_queues, release);
+    aos_retired_queues_release(&s->own_queues, release);
     atomic_store(&s->released_queues_kept, 0);
 }
 
@@ -139,9 +141,13 @@ static void quiesce_event(struct aos_handle *h, void *ctx)
 {
     (void)ctx;
     struct event_extra *x = h->extra;
-    bool pending_user = x && (x->user || (x->host_step && !x->host_step_done));
-    if (pending_user && aos_event_exec_status(h->object) > CL_COMPLETE)
+    bool pending = aos_event_exec_status(h->object) > CL_COMPLETE;
+    /* Nothing waits on a client's user event but gates (fail_gate.h): it may fail. A host step's
+     * event is ended as done: nobody can see it any more, and a failure could meet a completion. */
+    if (x && x->user && pending)
         NATIVE(h->object, clSetUserEventStatus)(h->object, CL_OUT_OF_RESOURCES);
+    if (x && x->host_step && !x->host_step_done && pending)
+        NATIVE(h->object, clSetUserEventStatus)(h->object, CL_COMPLETE);
     if (x && x->host_step)
         x->host_step_done = true;
 }
@@ -161,9 +167,11 @@ void aos_session_quiesce(struct aos_session *s)
      * command of its queues, released ones included, has ended one way or the other. */
     aos_handles_for_each(&s->handles, AOS_OBJ_EVENT, quiesce_event, NULL);
     quiesce_kept_user_events(s->kept_events);
+    aos_fail_gates_drain(s); /* the commands behind those events can now end */
     bool undrained = false;
     aos_handles_for_each(&s->handles, AOS_OBJ_QUEUE, quiesce_queue, &undrained);
-    s->queue_undrained = !aos_retired_queues_finish(&s->retired_queues) || undrained;
+    bool own_drained = aos_retired_queues_finish(&s->own_queues);
+    s->queue_undrained = !aos_retired_queues_finish(&s->retired_queues) || !own_drained || undrained;
 }
 
 /* ---- Client event ids ------------------------------------------------------------------------ */
@@ -173,8 +181,9 @@ static void event_dtor(struct aos_handle *h)
     struct event_extra *x = h->extra;
     cl_event ev = h->object;
     if (x && x->host_step && !x->host_step_done) {
-        /* The client is gone before finishing its part: fail the event so nothing waits forever. */
-        NATIVE(ev, clSetUserEventStatus)(ev, CL_OUT_OF_RESOURCES);
+        /* The client is gone before finishing its part: end the event so nothing waits forever
+         * (as done: a failure could meet a completion, fail_gate.h). */
+        NATIVE(ev, clSetUserEventStatus)(ev, CL_COMPLETE);
     }
     if (x && x->profiling && x->profiling != ev)
         aos_event_drop(x->s, x->profiling);
@@ -300,7 +309,7 @@ static void waiter_done(cl_int status, void *data)
 
 /* Answers slot once every event has ended; an event whose callback cannot be set counts as
  * failed. Always answers the slot, so it returns CL_SUCCESS unless out of memory. */
-static cl_int reply_when_all_complete(struct aos_session *s, uint32_t slot, cl_event *events, cl_uint n)
+cl_int aos_reply_when_all_complete(struct aos_session *s, uint32_t slot, cl_event *events, cl_uint n)
 {
     struct slot_waiter *w = calloc(1, sizeof(*w));
     if (!w)
@@ -322,7 +331,7 @@ static cl_int reply_when_all_complete(struct aos_session *s, uint32_t slot, cl_e
 
 cl_int aos_reply_when_complete(struct aos_session *s, uint32_t slot, cl_event ev)
 {
-    return reply_when_all_complete(s, slot, &ev, 1);
+    return aos_reply_when_all_complete(s, slot, &ev, 1);
 }
 
 /* ---- Enqueue helpers ------------------------------------------------------------------------ */
@@ -336,8 +345,8 @@ static bool wait_list_failed(cl_event *events, cl_uint n)
     return false;
 }
 
-cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_tail *tail, uint32_t slot,
-                         struct aos_enqueue *e, bool *proto)
+static cl_int enqueue_parse(struct aos_session *s, const void *payload, struct aos_tail *tail, uint32_t slot,
+                            struct aos_enqueue *e, bool *proto, enum aos_gate_kind kind)
 {
     const struct aos_enqueue_hdr *h = payload;
     *proto = false;
@@ -385,17 +394,36 @@ cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_
             return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
         }
     }
-    return CL_SUCCESS;
+    return aos_fail_gate_prepare(s, e, kind);
+}
+
+cl_int aos_enqueue_parse(struct aos_session *s, const void *payload, struct aos_tail *tail, uint32_t slot,
+                         struct aos_enqueue *e, bool *proto)
+{
+    return enqueue_parse(s, payload, tail, slot, e, proto, AOS_GATE_COMMAND);
+}
+
+static int enqueue_parse_fixed(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len,
+                               uint32_t fixed, struct aos_enqueue *e, cl_int *err, enum aos_gate_kind kind)
+{
+    struct aos_tail tail;
+    aos_tail_init(&tail, payload, len, fixed);
+    bool proto = false;
+    *err = enqueue_parse(s, payload, &tail, slot, e, &proto, kind);
+    return proto ? -EPROTO : 0;
+}
+
+void aos_enqueue_abandon(struct aos_session *s, struct aos_enqueue *e)
+{
+    aos_fail_gate_commit(s, e, NULL);
+    free(e->wait);
+    e->wait = NULL;
 }
 
 int aos_enqueue_parse_fixed(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, uint32_t fixed,
                             struct aos_enqueue *e, cl_int *err)
 {
-    struct aos_tail tail;
-    aos_tail_init(&tail, payload, len, fixed);
-    bool proto = false;
-    *err = aos_enqueue_parse(s, payload, &tail, slot, e, &proto);
-    return proto ? -EPROTO : 0;
+    return enqueue_parse_fixed(s, slot, payload, len, fixed, e, err, AOS_GATE_COMMAND);
 }
 
 int aos_enqueue_fixed_command(struct aos_session *s, uint32_t slot, const void *payload, uint32_t len, uint32_t fixed,
@@ -414,6 +442,7 @@ int aos_enqueue_fixed_command(struct aos_session *s, uint32_t slot, const void *
 
 void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, cl_event ev)
 {
+    aos_fail_gate_commit(s, e, err == CL_SUCCESS ? ev : NULL);
     free(e->wait);
     e->wait = NULL;
     if (err != CL_SUCCESS) {
@@ -444,6 +473,7 @@ void aos_enqueue_done(struct aos_session *s, struct aos_enqueue *e, cl_int err, 
 
 void aos_enqueue_done_logical(struct aos_session *s, struct aos_enqueue *e, cl_event ev, struct aos_logical *l)
 {
+    aos_fail_gate_commit(s, e, ev);
     free(e->wait);
     e->wait = NULL;
     if (e->event_id) {
@@ -457,6 +487,8 @@ void aos_enqueue_done_logical(struct aos_session *s, struct aos_enqueue *e, cl_e
 
 void aos_enqueue_done_solo(struct aos_session *s, struct aos_enqueue *e, struct aos_solo_launch *launch)
 {
+    if (aos_fail_gate_commit(s, e, launch->command))
+        aos_fail_gate_mark(s, launch->status);
     free(e->wait);
     e->wait = NULL;
     if (e->event_id) {
@@ -505,6 +537,8 @@ static void host_step_failed(struct aos_session *s, const struct aos_enqueue *e,
 
 cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_event dev_event, uint64_t token)
 {
+    /* The host step's event fails only when its device part fails (op_complete_host_step). */
+    bool may_fail = aos_fail_gate_commit(s, e, dev_event);
     free(e->wait);
     e->wait = NULL;
     cl_int err;
@@ -530,6 +564,8 @@ cl_int aos_host_step_begin(struct aos_session *s, struct aos_enqueue *e, cl_even
     }
     struct event_extra *x = aos_handles_find(&s->handles, e->event_id, AOS_OBJ_EVENT)->extra;
     x->host_step = true;
+    if (may_fail)
+        aos_fail_gate_mark(s, user);
     x->host_step_ref = aos_handles_retain(&s->handles, e->event_id, AOS_OBJ_EVENT) == 0;
     *w = (struct host_step_watch){.s = s, .event_id = e->event_id, .token = token, .slot = e->slot};
     aos_session_ref(s);
@@ -572,7 +608,7 @@ static int op_wait_events(struct aos_session *s, uint32_t slot, const void *payl
         if (!(events[i] = aos_handles_object(&s->handles, ids[i], AOS_OBJ_EVENT)))
             err = CL_INVALID_EVENT;
     if (err == CL_SUCCESS)
-        err = reply_when_all_complete(s, slot, events, r->num);
+        err = aos_reply_when_all_complete(s, slot, events, r->num);
     if (err != CL_SUCCESS)
         aos_reply_status(s, slot, err);
     free(events);
@@ -596,6 +632,7 @@ static int op_create_user_event(struct aos_session *s, uint32_t slot, const void
         return -EPROTO;
     struct event_extra *x = aos_handles_find(&s->handles, r->id, AOS_OBJ_EVENT)->extra;
     x->user = true;
+    aos_fail_gate_mark(s, ev); /* what waits on it waits on a gate (fail_gate.h) */
     return 0;
 }
 
@@ -609,6 +646,8 @@ static int op_set_user_event_status(struct aos_session *s, uint32_t slot, const 
     cl_int err = NATIVE(h->object, clSetUserEventStatus)(h->object, r->status);
     if (err != CL_SUCCESS)
         aos_async_error(s, "set_user_event_status", err);
+    else if (r->status < 0)
+        aos_event_watch_poke(); /* PoCL calls no callback of a failed event: its gates poll for it */
     return 0;
 }
 
@@ -623,7 +662,13 @@ static int op_complete_host_step(struct aos_session *s, uint32_t slot, const voi
     if (x->host_step_done)
         return 0;
     x->host_step_done = true;
-    NATIVE(h->object, clSetUserEventStatus)(h->object, r->status < 0 ? r->status : CL_COMPLETE);
+    /* The event fails only when its device part failed, whatever the client says: then all that
+     * waits on it is gated (fail_gate.h); an event that cannot fail has waiters that are not, and
+     * its failure could meet their other events' completions. A client reports after hearing of
+     * the device part's end; one that reports earlier has its event ended as done. */
+    cl_int dev = x->profiling ? aos_event_exec_status(x->profiling) : CL_COMPLETE;
+    cl_int status = dev < 0 && r->status < 0 ? r->status : CL_COMPLETE;
+    NATIVE(h->object, clSetUserEventStatus)(h->object, status);
     if (x->host_step_ref) {
         x->host_step_ref = false;
         aos_handles_release(&s->handles, r->event, AOS_OBJ_EVENT);
@@ -635,12 +680,14 @@ static int enqueue_sync_point(struct aos_session *s, uint32_t slot, const void *
 {
     struct aos_enqueue e;
     cl_int err;
-    if (aos_enqueue_parse_fixed(s, slot, payload, len, sizeof(struct aos_req_enqueue_sync), &e, &err) < 0)
+    if (enqueue_parse_fixed(s, slot, payload, len, sizeof(struct aos_req_enqueue_sync), &e, &err,
+                            barrier ? AOS_GATE_BARRIER : AOS_GATE_MARKER) < 0)
         return -EPROTO;
     cl_event ev = NULL;
+    /* A barrier is a marker whose wait list holds the queue's order, which later commands of the
+     * queue wait for in turn (fail_gate.h); on a queue that the device orders itself, a barrier. */
     if (err == CL_SUCCESS)
-        err = barrier ? NATIVE(e.queue, clEnqueueBarrierWithWaitList)(e.queue, e.num_wait, e.wait, &ev)
-                      : NATIVE(e.queue, clEnqueueMarkerWithWaitList)(e.queue, e.num_wait, e.wait, &ev);
+        err = aos_fail_gate_enqueue_marker(s, &e, barrier, &ev);
     aos_enqueue_done(s, &e, err, ev);
     return 0;
 }

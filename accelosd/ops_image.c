@@ -10,6 +10,7 @@
 #include "accelos/log.h"
 #include "accelos/wire_image.h"
 #include "mem_bounds.h"
+#include "fail_gate.h"
 #include "ops.h"
 #include "ops_mem.h"
 
@@ -213,7 +214,7 @@ static int image_rw(struct aos_session *s, uint32_t slot, const void *payload, u
         aos_log(AOS_LOG_DEBUG, "image", "bad image transfer: token %llu blocking %d event %llu data %u+%u elem %zu",
                 (unsigned long long)r->token, e.blocking, (unsigned long long)e.event_id, r->data.off, r->data.len,
                 x ? x->elem : 0);
-        free(e.wait);
+        aos_enqueue_abandon(s, &e);
         return -EPROTO;
     }
     cl_event ev = NULL;
@@ -227,7 +228,7 @@ static int image_rw(struct aos_session *s, uint32_t slot, const void *payload, u
         else if (!empty && !image_box_fits(im, r->origin, r->region))
             err = CL_INVALID_VALUE;
         else if (empty)
-            err = NATIVE(e.queue, clEnqueueMarkerWithWaitList)(e.queue, e.num_wait, e.wait, &ev);
+            err = aos_fail_gate_enqueue_marker(s, &e, false, &ev);
         else if (write)
             err = NATIVE(e.queue, clEnqueueWriteImage)(e.queue, im, CL_FALSE, origin, region, 0, 0, data, e.num_wait,
                                                         e.wait, &ev);

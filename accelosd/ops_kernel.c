@@ -406,7 +406,7 @@ static bool launch_elastic(struct aos_session *s, struct aos_enqueue *e, struct 
         else if (st->args[i].kind == AOS_ARG_LOCAL)
             held[n++] = (struct aos_logical_held){.local = true, .index = i, .size = (size_t)st->args[i].local_size};
     }
-    bool ok = aos_launch_elastic(s, e->queue, st->twin, t, e->num_wait, e->wait, held, n, ev, logical);
+    bool ok = aos_launch_elastic(s, e, st->twin, t, held, n, ev, logical);
     free(held);
     return ok;
 }

@@ -8,6 +8,7 @@
  * request is answered when the real event completes, a non-blocking one with a host step token
  * completes through the client's host step. The daemon never frees staging: the client does.
  */
+#include "fail_gate.h"
 #include "ops_mem.h"
 
 #include <errno.h>
@@ -80,6 +81,8 @@ void aos_mem_enqueue_finish(struct aos_session *s, struct aos_enqueue *e, cl_int
         aos_enqueue_done(s, e, err, ev);
         return;
     }
+    if (err != CL_SUCCESS)
+        aos_fail_gate_commit(s, e, NULL); /* nothing was enqueued */
     if (err != CL_SUCCESS && e->context) {
         /* Carry the failure through an event so the client's host step still runs, with err. */
         cl_int rc;
@@ -268,7 +271,7 @@ static int buffer_rw(struct aos_session *s, uint32_t slot, const void *payload, 
         return -EPROTO;
     void *data = r->data.len ? aos_session_span(s, r->data) : NULL;
     if (!aos_mem_token_ok(&e, r->token) || (r->data.len && !data)) {
-        free(e.wait);
+        aos_enqueue_abandon(s, &e);
         return -EPROTO;
     }
     cl_event ev = NULL;
@@ -280,7 +283,7 @@ static int buffer_rw(struct aos_session *s, uint32_t slot, const void *payload, 
         else if (!aos_bounds_range(r->offset, r->data.len, size))
             err = CL_INVALID_VALUE;
         else if (!r->data.len)
-            err = NATIVE(e.queue, clEnqueueMarkerWithWaitList)(e.queue, e.num_wait, e.wait, &ev);
+            err = aos_fail_gate_enqueue_marker(s, &e, false, &ev);
         else if (write)
             err = NATIVE(e.queue, clEnqueueWriteBuffer)(e.queue, buf, CL_FALSE, (size_t)r->offset, r->data.len,
                                                          data, e.num_wait, e.wait, &ev);
@@ -322,7 +325,7 @@ static int buffer_rect(struct aos_session *s, uint32_t slot, const void *payload
     }
     void *data = aos_session_span(s, r->data);
     if (bad || bytes != r->data.len || !data || !aos_mem_token_ok(&e, r->token)) {
-        free(e.wait);
+        aos_enqueue_abandon(s, &e);
         return -EPROTO;
     }
     cl_event ev = NULL;
@@ -381,14 +384,14 @@ static int op_buffer_direct(struct aos_session *s, uint32_t slot, const void *pa
     bool bad_token = e.blocking ? r->token != 0 : r->token == 0;
     bool bad_range = x && (!x->shared || r->size == 0 || r->offset > x->size || r->size > x->size - r->offset);
     if (!e.event_id || bad_token || bad_range) {
-        free(e.wait);
+        aos_enqueue_abandon(s, &e);
         return -EPROTO;
     }
     cl_event ready = NULL;
     if (err == CL_SUCCESS && !x)
         err = CL_INVALID_MEM_OBJECT;
     if (err == CL_SUCCESS)
-        err = NATIVE(e.queue, clEnqueueMarkerWithWaitList)(e.queue, e.num_wait, e.wait, &ready);
+        err = aos_fail_gate_enqueue_marker(s, &e, false, &ready);
     if (err != CL_SUCCESS) {
         aos_mem_enqueue_finish(s, &e, err, NULL, r->token);
         return 0;
@@ -399,7 +402,7 @@ static int op_buffer_direct(struct aos_session *s, uint32_t slot, const void *pa
         return 0;
     cl_event user = aos_handles_object(&s->handles, event_id, AOS_OBJ_EVENT);
     cl_event gate = NULL;
-    if (user && NATIVE(queue, clEnqueueMarkerWithWaitList)(queue, 1, &user, &gate) == CL_SUCCESS)
+    if (user && aos_fail_gate_marker(s, queue, 1, &user, &gate) == CL_SUCCESS)
         aos_event_drop(s, gate);
     else
         aos_async_error(s, "buffer_direct gate", CL_OUT_OF_RESOURCES);
@@ -466,7 +469,7 @@ static int op_fill_buffer(struct aos_session *s, uint32_t slot, const void *payl
         return -EPROTO;
     const void *pattern = r->pattern_size <= AOS_FILL_PATTERN_MAX ? aos_tail_take(&t, r->pattern_size) : NULL;
     if (!pattern) {
-        free(e.wait);
+        aos_enqueue_abandon(s, &e);
         return -EPROTO;
     }
     cl_event ev = NULL;
@@ -497,7 +500,7 @@ static int op_migrate_mem(struct aos_session *s, uint32_t slot, const void *payl
         return -EPROTO;
     const uint64_t *ids = r->num_mems && r->num_mems <= 4096 ? aos_tail_take(&t, (uint64_t)r->num_mems * 8u) : NULL;
     if (!ids) {
-        free(e.wait);
+        aos_enqueue_abandon(s, &e);
         return -EPROTO;
     }
     cl_event ev = NULL;

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "accelos/log.h"
+#include "fail_gate.h"
 #include "ops.h"
 #include "queue_retire.h"
 #include "vendor.h"
@@ -13,7 +15,13 @@
 static void queue_dtor(struct aos_handle *h)
 {
     struct aos_session *s = h->extra;
-    aos_retired_queues_add(&s->retired_queues, h->object);
+    cl_event drained = NULL;
+    if (aos_fail_gate_marker(s, h->object, 0, NULL, &drained) != CL_SUCCESS)
+        drained = NULL;
+    cl_command_queue markers = aos_fail_gate_forget_queue(s, h->object);
+    aos_retired_queues_add(&s->retired_queues, h->object, drained);
+    if (markers)
+        aos_retired_queues_add(&s->own_queues, markers, NULL);
     atomic_store(&s->released_queues_kept, aos_retired_queues_count(&s->retired_queues));
 }
 
@@ -63,16 +71,32 @@ static int op_create_queue(struct aos_session *s, uint32_t slot, const void *pay
         aos_reply_status(s, slot, CL_INVALID_QUEUE_PROPERTIES);
         return 0;
     }
+    /* The device's queue is out-of-order where it may be: the daemon writes the client's order
+     * into the wait lists itself (fail_gate.h). */
+    cl_command_queue_properties ordered = aos_fail_gate_queue_props(d->device, requested);
+    bool have_props = false;
+    for (cl_uint i = 0; i + 1 < n; i += 2)
+        if (props[i] == CL_QUEUE_PROPERTIES) {
+            props[i + 1] = (cl_queue_properties)ordered;
+            have_props = true;
+        }
+    if (!have_props && ordered != requested && n + 2 < sizeof(props) / sizeof(props[0])) {
+        props[n++] = CL_QUEUE_PROPERTIES;
+        props[n++] = (cl_queue_properties)ordered;
+        props[n] = 0;
+    }
     cl_int err = CL_SUCCESS;
     cl_command_queue q;
     if (NATIVE(ctx, clCreateCommandQueueWithProperties))
         q = NATIVE(ctx, clCreateCommandQueueWithProperties)(ctx, d->device, n ? props : NULL, &err);
     else
-        q = NATIVE(ctx, clCreateCommandQueue)(ctx, d->device, legacy, &err);
+        q = NATIVE(ctx, clCreateCommandQueue)(ctx, d->device, ordered, &err);
     if (err == CL_SUCCESS && aos_handles_add(&s->handles, r->id, AOS_OBJ_QUEUE, q, s) < 0) {
         NATIVE(q, clReleaseCommandQueue)(q);
         return -EPROTO;
     }
+    if (err == CL_SUCCESS && aos_fail_gate_queue_add(s, q, requested) != CL_SUCCESS)
+        aos_log(AOS_LOG_WARN, "queue", "client %llu: cannot record a queue's order", (unsigned long long)s->serial);
     aos_reply_status(s, slot, err);
     return 0;
 }
@@ -99,6 +123,20 @@ static int op_finish(struct aos_session *s, uint32_t slot, const void *payload, 
         aos_reply_status(s, slot, CL_INVALID_COMMAND_QUEUE);
         return 0;
     }
+    /* The queue's order (fail_gate.h): its last command, or every unfinished one. */
+    cl_uint n = 0;
+    cl_event *events = aos_fail_gate_finish_events(s, q, &n);
+    if (events || n) {
+        cl_int err = events ? (n ? aos_reply_when_all_complete(s, slot, events, n) : CL_SUCCESS)
+                            : CL_OUT_OF_HOST_MEMORY;
+        for (cl_uint i = 0; events && i < n; i++)
+            NATIVE(events[i], clReleaseEvent)(events[i]);
+        free(events);
+        if (err != CL_SUCCESS || !n)
+            aos_reply_status(s, slot, err);
+        return 0;
+    }
+    NATIVE(q, clFlush)(q);
     cl_event marker;
     /* A barrier, not a marker: on an out-of-order queue it must cover every earlier command. */
     cl_int err = NATIVE(q, clEnqueueBarrierWithWaitList)(q, 0, NULL, &marker);

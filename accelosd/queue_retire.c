@@ -28,7 +28,7 @@ static void sweep(struct aos_retired_queues *r)
     r->count = left;
 }
 
-void aos_retired_queues_add(struct aos_retired_queues *r, cl_command_queue q)
+void aos_retired_queues_add(struct aos_retired_queues *r, cl_command_queue q, cl_event drained)
 {
     sweep(r);
     if (r->count == r->cap) {
@@ -37,16 +37,17 @@ void aos_retired_queues_add(struct aos_retired_queues *r, cl_command_queue q)
         if (!grown) {
             /* Out of memory: leaking the queue is safe, releasing it may not be. */
             aos_log(AOS_LOG_WARN, "queue", "cannot keep a released queue; leaking it");
+            if (drained)
+                NATIVE(drained, clReleaseEvent)(drained);
             return;
         }
         r->items = grown;
         r->cap = cap;
     }
-    cl_event drained = NULL;
     /* A barrier: on an out-of-order queue it must come after every command. */
-    if (NATIVE(q, clEnqueueBarrierWithWaitList)(q, 0, NULL, &drained) != CL_SUCCESS)
+    if (!drained && NATIVE(q, clEnqueueBarrierWithWaitList)(q, 0, NULL, &drained) != CL_SUCCESS)
         drained = NULL;
-    else
+    if (drained)
         NATIVE(q, clFlush)(q);
     r->items[r->count++] = (struct aos_retired_queue){.queue = q, .drained = drained};
 }

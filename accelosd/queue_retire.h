@@ -25,9 +25,10 @@ struct aos_retired_queues {
     uint32_t count, cap;
 };
 
-/* Takes over the daemon's reference to q, which the client has released; first releases the kept
- * queues whose commands have all completed. */
-void aos_retired_queues_add(struct aos_retired_queues *r, cl_command_queue q);
+/* Takes over the daemon's reference to q, which the client has released, and drained: a marker
+ * behind all of q's commands (fail_gate.h), or NULL for a barrier of q's own; first releases the
+ * kept queues whose commands have all completed. */
+void aos_retired_queues_add(struct aos_retired_queues *r, cl_command_queue q, cl_event drained);
 /* Queues kept now (the last one released may be empty: its barrier has not run yet). */
 uint32_t aos_retired_queues_count(const struct aos_retired_queues *r);
 /* Session teardown: waits until every kept queue has run or failed all its commands, for at most

@@ -199,14 +199,15 @@ static void send_status(int sock, const struct aos_server_config *config)
         if (!s)
             continue;
         fprintf(out, "client %llu pid %d uid %u objects %u bytes %llu calls %llu elastic-kernels %llu "
-                     "elastic-launches %llu solo-launches %llu held-objects %llu released-queues %u%s\n",
+                     "elastic-launches %llu solo-launches %llu held-objects %llu released-queues %u gates %llu gates-failed %llu%s\n",
                 (unsigned long long)s->serial, (int)s->pid, (unsigned)s->uid, s->handles.count,
                 (unsigned long long)s->bytes_allocated, (unsigned long long)s->calls,
                 (unsigned long long)atomic_load(&s->elastic_kernels),
                 (unsigned long long)atomic_load(&s->elastic_launches),
                 (unsigned long long)atomic_load(&s->solo_launches),
                 (unsigned long long)atomic_load(&s->launch_held_objects),
-                (unsigned)atomic_load(&s->released_queues_kept), clients[i].ended || atomic_load(&s->dead) ? " closing" : "");
+                (unsigned)atomic_load(&s->released_queues_kept), (unsigned long long)atomic_load(&s->gates_set),
+                (unsigned long long)atomic_load(&s->gates_failed), clients[i].ended || atomic_load(&s->dead) ? " closing" : "");
     }
     pthread_mutex_unlock(&clients_lock);
     fclose(out);

@@ -1,4 +1,5 @@
 #include "session.h"
+#include "fail_gate.h"
 #include "solo.h"
 
 #include <errno.h>
@@ -95,6 +96,7 @@ void aos_session_unref(struct aos_session *s)
     free(s->note_backlog);
     pthread_mutex_destroy(&s->note_lock);
     pthread_mutex_destroy(&s->statuses.lock);
+    aos_fail_gates_free(s);
     free(s->msg);
     free(s);
 }
@@ -122,6 +124,11 @@ void aos_session_fail_user_event(struct aos_session *s, cl_event ev, cl_int stat
         aos_status_apply(ev, status, park);
         return;
     }
+    wake_service(s);
+}
+
+void aos_session_poke(struct aos_session *s)
+{
     wake_service(s);
 }
 
@@ -263,8 +270,10 @@ static void *service_main(void *arg)
         bool poked = atomic_exchange(&s->attention, false);
         if (atomic_load(&s->dead))
             break;
-        if (poked)
+        if (poked) {
             aos_status_mailbox_apply(&s->statuses);
+            aos_fail_gates_apply(s);
+        }
         int size = aos_ring_pop(&s->req, s->msg, cap);
         if (size < 0) {
             aos_session_kill(s, "sent a malformed request ring");
@@ -301,6 +310,7 @@ static void *service_main(void *arg)
     aos_status_mailbox_close(&s->statuses); /* nothing enqueues for the client from here on */
     aos_session_quiesce(s);
     aos_handles_destroy(&s->handles);
+    aos_fail_gates_destroy(s); /* its events go to the kept ones, released below */
     aos_solo_client_gone(s); /* a client that left contends with nobody */
     aos_device_sched_client_gone(s->serial);
     aos_session_release_kept_events(s); /* may wait a moment: last, once the others can move on */

@@ -25,6 +25,7 @@
 struct aos_note_queue;
 struct aos_kept_events;
 struct aos_arena;
+struct aos_fail_gates;
 
 struct aos_session {
     _Atomic int refs;
@@ -43,9 +44,12 @@ struct aos_session {
     struct aos_arena *arena; /* shared-buffer arena (arena.h), NULL when the client has none */
     struct aos_kept_events *kept_events; /* see aos_event_drop (ops_event.c); service thread only */
     struct aos_retired_queues retired_queues; /* released by the client (queue_retire.h); service thread only */
+    struct aos_retired_queues own_queues;     /* the daemon's queues beside the client's (fail_gate.h), done with */
     _Atomic uint32_t released_queues_kept;    /* its count, for the status report */
     bool queue_undrained; /* at the session's end a queue, released or not, did not drain: its kept events are never released */
     struct aos_status_mailbox statuses; /* user-event failures from other threads (status_mailbox.h) */
+    struct aos_fail_gates *fail_gates;  /* gated commands and the order of the client's queues (fail_gate.h) */
+    _Atomic uint64_t gates_set, gates_failed; /* its gates set so far, and of those set failed */
     uint8_t *msg;           /* private copy of the message being handled */
     pthread_t thread;
     uint64_t bytes_allocated; /* device memory the client holds (buffers and images) */
@@ -72,6 +76,8 @@ void aos_session_kill(struct aos_session *s, const char *why);
  * service thread, between requests (status_mailbox.h), then releases it or parks it in park (NULL:
  * releases). Takes over the caller's reference. */
 void aos_session_fail_user_event(struct aos_session *s, cl_event ev, cl_int status, struct aos_event_park *park);
+/* Any thread: the service thread is to look at what was posted to it (fail_gate.h), between requests. */
+void aos_session_poke(struct aos_session *s);
 
 /* ---- Replies (any thread) --------------------------------------------------------------- */
 
@@ -86,6 +92,8 @@ void aos_reply_status(struct aos_session *s, uint32_t slot, cl_int status);
  * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when it failed). Takes its own event reference.
  * Returns CL_SUCCESS or the error of clSetEventCallback (the slot is then not answered). */
 cl_int aos_reply_when_complete(struct aos_session *s, uint32_t slot, cl_event ev);
+/* As aos_reply_when_complete, once all n events have ended (failed: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST). */
+cl_int aos_reply_when_all_complete(struct aos_session *s, uint32_t slot, cl_event *events, cl_uint n);
 
 /* Queues a notification for the client's callback thread. Never blocks; returns -EPIPE when the
  * session is dead, -ENOBUFS when the client has let too many notifications pile up (it is then
