@@ -6,7 +6,7 @@
  * completing thread, finding it still queued, submits it. The command then runs despite the
  * failure, or PoCL aborts on its own assertions or hangs (fixed after 3.1: pocl#2214, pocl#2216).
  * Through the daemon, one client that set its user event to an error while its other work
- * completed took the daemon down for every client (test_hostile, `user_event_failure_race`).
+ * completed took the daemon down for every client (test_event_failure_race).
  * So no failure that PoCL spreads may meet a completion:
  *   - PoCL links no command implicitly. On PoCL a client's queue is out-of-order on the device,
  *     and the daemon writes the order into each command's wait list: the previous command of an
@@ -17,7 +17,8 @@
  *     unfinished command of its queue, whatever its wait list: markers go to a queue of their
  *     own beside the client's, and a gated marker to a queue where it is alone.
  *   - An event *may fail* while it is unresolved and is a client's user event, or belongs to a
- *     command whose wait list held an event that may fail.
+ *     command whose wait list held an event that may fail (a host step's event: when its device
+ *     part may fail, since it fails only with it).
  *   - Such a command waits on one gate (a daemon user event) instead of its list. The daemon
  *     watches the list and sets the gate on the service thread: complete when all of it
  *     completed, failed when one of it failed. The gate is then the command's only edge, so its
@@ -25,8 +26,8 @@
  *     turn, PoCL never spreads a failure further than the gated command itself.
  * Failures start on the service thread only (status_mailbox.h), so two never meet, and a
  * completion meeting another completion is PoCL's ordinary case. The daemon's own failures of a
- * launch (the runaway watchdog, a client gone with launches queued) still reach the launch's
- * event directly (docs/architecture.md section 7).
+ * launch (the runaway watchdog, a solo launch past its limit) still reach the launch's event
+ * directly (docs/architecture.md section 7).
  *
  * Service thread only, except where noted.
  */
