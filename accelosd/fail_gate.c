@@ -412,20 +412,19 @@ bool aos_fail_gate_commit(struct aos_session *s, struct aos_enqueue *e, cl_event
 
 /* ---- Markers ------------------------------------------------------------------------------------ */
 
-/* PoCL 3.1 links a marker on an out-of-order queue to every unfinished command of the queue,
- * whatever its wait list: a marker beside a gated command would meet the gate's failure. So the
- * markers of a client's queue go to a queue of their own, where nothing else is. */
-static cl_command_queue marker_queue(struct gate_queue *gq, cl_context ctx)
+/* A new out-of-order queue on gq's device, with its profiling: where markers of gq go. PoCL 3.1
+ * links a marker on an out-of-order queue to every unfinished command of the queue, whatever its
+ * wait list: a marker beside a gated command would meet the gate's failure. So the markers of a
+ * client's queue go to a queue of their own, where nothing else is, and a gated marker, which
+ * may fail, to one where it is alone. NULL when none can be made. */
+static cl_command_queue side_queue(struct gate_queue *gq, cl_context ctx)
 {
-    if (gq->markers)
-        return gq->markers;
     cl_device_id dev = NULL;
     if (NATIVE(gq->queue, clGetCommandQueueInfo)(gq->queue, CL_QUEUE_DEVICE, sizeof(dev), &dev, NULL) != CL_SUCCESS)
         return NULL;
     cl_int err;
     cl_command_queue_properties props = device_queue_props(gq->queue) & CL_QUEUE_PROFILING_ENABLE;
-    gq->markers = NATIVE(ctx, clCreateCommandQueue)(ctx, dev, props | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
-    return gq->markers;
+    return NATIVE(ctx, clCreateCommandQueue)(ctx, dev, props | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
 }
 
 cl_int aos_fail_gate_enqueue_marker(struct aos_session *s, struct aos_enqueue *e, bool barrier, cl_event *ev)
@@ -436,29 +435,22 @@ cl_int aos_fail_gate_enqueue_marker(struct aos_session *s, struct aos_enqueue *e
         return NATIVE(e->queue, clEnqueueBarrierWithWaitList)(e->queue, e->num_wait, e->wait, ev);
     if (!gq || !gq->explicit_order)
         return NATIVE(e->queue, clEnqueueMarkerWithWaitList)(e->queue, e->num_wait, e->wait, ev);
-    cl_command_queue q = e->gate ? NULL : marker_queue(gq, e->context);
-    if (e->gate) {
-        /* A gated marker may fail: alone on a queue of its own, its gate is its only edge. The
-         * queue is retired at once and let go of once the marker has completed. */
-        cl_device_id dev = NULL;
-        cl_int err = NATIVE(gq->queue, clGetCommandQueueInfo)(gq->queue, CL_QUEUE_DEVICE, sizeof(dev), &dev, NULL);
-        cl_command_queue_properties props = device_queue_props(gq->queue) & CL_QUEUE_PROFILING_ENABLE;
-        if (err == CL_SUCCESS)
-            q = NATIVE(e->context, clCreateCommandQueue)(e->context, dev, props | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
-                                                        &err);
-        if (!q)
-            return err != CL_SUCCESS ? err : CL_OUT_OF_RESOURCES;
-        err = NATIVE(q, clEnqueueMarkerWithWaitList)(q, e->num_wait, e->wait, ev);
-        if (err == CL_SUCCESS)
-            NATIVE(*ev, clRetainEvent)(*ev);
-        aos_retired_queues_add(&s->own_queues, q, err == CL_SUCCESS ? *ev : NULL);
-        return err;
-    }
+    if (!e->gate && !gq->markers)
+        gq->markers = side_queue(gq, e->context);
+    cl_command_queue q = e->gate ? side_queue(gq, e->context) : gq->markers;
     if (!q)
         return CL_OUT_OF_RESOURCES;
     cl_int err = NATIVE(q, clEnqueueMarkerWithWaitList)(q, e->num_wait, e->wait, ev);
+    if (!e->gate) {
+        if (err == CL_SUCCESS)
+            NATIVE(q, clFlush)(q);
+        return err;
+    }
+    /* The gated marker's queue is retired at once (which flushes it) and let go of once the
+     * marker has completed. */
     if (err == CL_SUCCESS)
-        NATIVE(q, clFlush)(q);
+        NATIVE(*ev, clRetainEvent)(*ev);
+    aos_retired_queues_add(&s->own_queues, q, err == CL_SUCCESS ? *ev : NULL);
     return err;
 }
 
@@ -482,6 +474,7 @@ cl_command_queue aos_fail_gate_forget_queue(struct aos_session *s, cl_command_qu
 cl_int aos_fail_gate_marker(struct aos_session *s, cl_command_queue q, cl_uint n, const cl_event *wait, cl_event *ev)
 {
     struct aos_enqueue e = {.queue = q};
+    *ev = NULL;
     NATIVE(q, clGetCommandQueueInfo)(q, CL_QUEUE_CONTEXT, sizeof(e.context), &e.context, NULL);
     if (n) {
         e.wait = malloc(n * sizeof(cl_event));
@@ -491,7 +484,6 @@ cl_int aos_fail_gate_marker(struct aos_session *s, cl_command_queue q, cl_uint n
         e.num_wait = n;
     }
     cl_int err = aos_fail_gate_prepare(s, &e, n ? AOS_GATE_COMMAND : AOS_GATE_MARKER);
-    *ev = NULL;
     if (err == CL_SUCCESS)
         err = aos_fail_gate_enqueue_marker(s, &e, false, ev);
     aos_fail_gate_commit(s, &e, err == CL_SUCCESS ? *ev : NULL);
@@ -505,24 +497,15 @@ cl_event *aos_fail_gate_finish_events(struct aos_session *s, cl_command_queue q,
     *n = 0;
     if (!gq || !gq->explicit_order)
         return NULL;
-    if (gq->out_of_order)
-        prune(s, gq->pending, &gq->npending);
-    uint32_t cap = gq->out_of_order ? gq->npending + 1 : 1;
-    cl_event *list = malloc(cap * sizeof(cl_event));
+    /* What a marker without a wait list would wait for. */
+    struct aos_enqueue e = {.queue = q};
+    cl_event *list = order_list(s, &e, gq, AOS_GATE_MARKER, n);
     if (!list) {
-        *n = cap;
+        *n = 1;
         return NULL;
     }
-    cl_uint k = 0;
-    if (!gq->out_of_order && unresolved(gq->prev))
-        list[k++] = gq->prev;
-    for (uint32_t i = 0; gq->out_of_order && i < gq->npending; i++)
-        list[k++] = gq->pending[i];
-    if (gq->out_of_order && unresolved(gq->barrier))
-        list[k++] = gq->barrier;
-    for (cl_uint i = 0; i < k; i++)
+    for (cl_uint i = 0; i < *n; i++)
         NATIVE(list[i], clRetainEvent)(list[i]);
-    *n = k;
     return list;
 }
 

@@ -77,7 +77,7 @@ cl_int aos_fail_gate_enqueue_marker(struct aos_session *s, struct aos_enqueue *e
  * caller to retire with it (queue_retire.h). */
 cl_command_queue aos_fail_gate_forget_queue(struct aos_session *s, cl_command_queue q);
 /* A marker after everything enqueued so far on q, through the rules above (gated when needed),
- * in *ev; CL_SUCCESS or the error. For the daemon's own markers on a client queue. */
+ * in *ev (NULL on error); CL_SUCCESS or the error. For the daemon's own markers on a client queue. */
 cl_int aos_fail_gate_marker(struct aos_session *s, cl_command_queue q, cl_uint n, const cl_event *wait, cl_event *ev);
 /* The events a finish of q waits for (the queue's order), retained, in a malloc'ed array; their
  * count in *n (0: nothing to wait for). NULL with *n > 0 when out of memory. */

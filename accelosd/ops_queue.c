@@ -15,9 +15,8 @@
 static void queue_dtor(struct aos_handle *h)
 {
     struct aos_session *s = h->extra;
-    cl_event drained = NULL;
-    if (aos_fail_gate_marker(s, h->object, 0, NULL, &drained) != CL_SUCCESS)
-        drained = NULL;
+    cl_event drained; /* NULL when no marker could be made: the queue's own barrier then */
+    aos_fail_gate_marker(s, h->object, 0, NULL, &drained);
     cl_command_queue markers = aos_fail_gate_forget_queue(s, h->object);
     aos_retired_queues_add(&s->retired_queues, h->object, drained);
     if (markers)
@@ -127,16 +126,15 @@ static int op_finish(struct aos_session *s, uint32_t slot, const void *payload, 
     cl_uint n = 0;
     cl_event *events = aos_fail_gate_finish_events(s, q, &n);
     if (events || n) {
-        cl_int err = events ? (n ? aos_reply_when_all_complete(s, slot, events, n) : CL_SUCCESS)
-                            : CL_OUT_OF_HOST_MEMORY;
+        /* Answered at once when nothing is left to wait for. */
+        cl_int err = events ? aos_reply_when_all_complete(s, slot, events, n) : CL_OUT_OF_HOST_MEMORY;
         for (cl_uint i = 0; events && i < n; i++)
             NATIVE(events[i], clReleaseEvent)(events[i]);
         free(events);
-        if (err != CL_SUCCESS || !n)
+        if (err != CL_SUCCESS)
             aos_reply_status(s, slot, err);
         return 0;
     }
-    NATIVE(q, clFlush)(q);
     cl_event marker;
     /* A barrier, not a marker: on an out-of-order queue it must cover every earlier command. */
     cl_int err = NATIVE(q, clEnqueueBarrierWithWaitList)(q, 0, NULL, &marker);
