@@ -1,6 +1,8 @@
 #include "notify.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdlib.h>
 
 #include "conn.h"
@@ -10,7 +12,8 @@ static uint8_t *buffer;
 
 static void *notify_main(void *arg)
 {
-    (void)arg;
+    pthread_setname_np(pthread_self(), "accelos-notify"); /* what top -H shows in the application */
+    sem_post(arg); /* running: the thread's start-up (its allocations) is over */
     uint32_t cap = ring->size / 2;
     for (;;) {
         int size = aos_ring_pop(ring, buffer, cap);
@@ -55,12 +58,22 @@ int aos_notify_start(struct aos_ring *note)
         buffer = malloc(note->size / 2);
     if (!buffer)
         return -1;
+    /* The connection counts as up only once the thread runs. An application that forks right
+     * after its first call would otherwise fork while the new thread may still be starting up,
+     * inside the allocator: where the allocator has no fork handlers (GCC 12's ASan runtime), the
+     * child inherits its lock held and hangs at its next allocation (test_clients, CI). */
+    sem_t started;
+    if (sem_init(&started, 0, 0) != 0)
+        return -1;
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    int rc = pthread_create(&t, &attr, notify_main, NULL);
+    int rc = pthread_create(&t, &attr, notify_main, &started);
     pthread_attr_destroy(&attr);
+    while (rc == 0 && sem_wait(&started) != 0 && errno == EINTR)
+        ;
+    sem_destroy(&started);
     return rc == 0 ? 0 : -1;
 }
 

@@ -8,4 +8,4 @@ DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends 
   build-essential cmake pkg-config check \
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo \
   clang-15 llvm-15-dev llvm-15-tools libclang-15-dev llvm-spirv-15 libclc-15 \
-  gnuplot-nox python3
+  gnuplot-nox python3 gdb

@@ -154,6 +154,19 @@ uint64_t aos_test_daemon_thread_cpu_ns(const char *name)
 
 const char *aos_test_socket_path(void) { return socket_path; }
 
+void aos_test_print_stacks(pid_t pid, const char *who)
+{
+    if (system("command -v gdb >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "(no gdb here: no stacks of %s, pid %d)\n", who, (int)pid);
+        return;
+    }
+    char cmd[256];
+    snprintf(cmd, sizeof(cmd), "gdb -p %d -batch -nx -q -ex 'thread apply all bt' 1>&2 2>/dev/null", (int)pid);
+    fprintf(stderr, "---- stacks of %s, pid %d ----\n", who, (int)pid);
+    if (system(cmd) != 0)
+        fprintf(stderr, "(gdb could not attach to pid %d)\n", (int)pid);
+}
+
 cl_platform_id aos_test_platform(void)
 {
     cl_platform_id platforms[8];

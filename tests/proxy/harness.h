@@ -34,6 +34,9 @@ uint64_t aos_test_daemon_cpu_ns(void);
  * kernel's tick; fails the test when there is none. */
 uint64_t aos_test_daemon_thread_cpu_ns(const char *name);
 const char *aos_test_socket_path(void);
+/* Prints every thread's stack of process pid to stderr through gdb, where gdb is installed: what
+ * a test that found a process stuck reports, so a rare hang in CI says where it hangs. */
+void aos_test_print_stacks(pid_t pid, const char *who);
 
 /* The accelOS platform and its first device, found through clGetPlatformIDs. */
 cl_platform_id aos_test_platform(void);

@@ -168,6 +168,10 @@ static void report_stuck_children(int finished, const pid_t *pids)
     static char text[1 << 16];
     aos_test_status_text(text, sizeof(text));
     fprintf(stderr, "daemon status:\n%s", text);
+    for (int i = 0; i < CLIENTS; i++)
+        if (child_at[i] != STEP_OK)
+            aos_test_print_stacks(pids[i], "a client that did not finish");
+    aos_test_print_stacks(aos_test_daemon_pid(), "the daemon");
     ck_abort_msg("only %d of %d clients finished their work (steps above)", finished, CLIENTS);
 }
 
