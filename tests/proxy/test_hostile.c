@@ -824,6 +824,69 @@ START_TEST(test_direct_transfer_abandoned)
 }
 END_TEST
 
+/* The next notification in the raw client's ring, of kind opcode, within 5 s; fails the test
+ * otherwise. Copies at most cap bytes of its payload into out; returns the payload's length (the
+ * ring pads messages, so it may be longer than the payload's struct). */
+static uint32_t raw_note(struct raw *r, uint32_t opcode, void *out, uint32_t cap)
+{
+    static uint8_t msg[4096];
+    for (int i = 0; i < 500; i++) {
+        int size = aos_ring_pop(&r->note, msg, sizeof(msg));
+        ck_assert_int_ge(size, 0);
+        if (size == 0) {
+            aos_ring_wait_data(&r->note, 10000000);
+            continue;
+        }
+        const struct aos_msg_hdr *hdr = (const struct aos_msg_hdr *)msg;
+        if (hdr->opcode != opcode)
+            continue;
+        uint32_t len = (uint32_t)size - (uint32_t)sizeof(*hdr);
+        memcpy(out, hdr + 1, len < cap ? len : cap);
+        return len;
+    }
+    ck_abort_msg("no notification %u within 5 s", opcode);
+    return 0;
+}
+
+START_TEST(test_host_step_failure_reported_after_success)
+{
+    /* A client that reports its host step failed when its device part completed: the step's event
+     * completes all the same (fail_gate.h: only an event that may fail may fail, or its failure
+     * could meet a completion in PoCL), and the queue goes on with the written data. */
+    struct raw r;
+    raw_connect(&r);
+    uint64_t ctx = raw_context(&r, raw_fresh_id());
+    uint64_t q = raw_queue(&r, ctx);
+    uint64_t buffer = raw_buffer(&r, ctx, CL_MEM_READ_WRITE, 4096, NULL);
+    uint8_t *data = aos_region_data(&r.region);
+    for (int i = 0; i < 64; i++)
+        data[i] = (uint8_t)(0x5a ^ i);
+    struct aos_req_buffer_rw write = {.enq = {.queue = q, .event = raw_fresh_id()}, .buffer = buffer, .token = 42,
+                                      .data = {.off = 0, .len = 64}};
+    raw_send(&r, AOS_OP_WRITE_BUFFER, AOS_NO_SLOT, &write, sizeof(write));
+    struct aos_note_host_step note;
+    ck_assert_uint_ge(raw_note(&r, AOS_NOTE_HOST_STEP, &note, sizeof(note)), sizeof(note));
+    ck_assert_uint_eq(note.event, write.enq.event);
+    ck_assert_uint_eq(note.token, 42);
+    ck_assert_int_eq(note.status, CL_COMPLETE);
+    struct aos_req_event_status lie = {.event = write.enq.event, .status = CL_OUT_OF_RESOURCES};
+    raw_send(&r, AOS_OP_COMPLETE_HOST_STEP, AOS_NO_SLOT, &lie, sizeof(lie));
+    ck_assert_int_eq(raw_wait_status(&r, write.enq.event), CL_SUCCESS);
+
+    memset(data + 1024, 0, 64);
+    struct aos_req_buffer_rw read = {.enq = {.queue = q, .blocking = 1}, .buffer = buffer,
+                                     .data = {.off = 1024, .len = 64}};
+    cl_int status = 1;
+    ck_assert(raw_call(&r, AOS_OP_READ_BUFFER_BLOCKING, &read, sizeof(read), &status, NULL));
+    ck_assert_int_eq(status, CL_SUCCESS);
+    ck_assert_int_eq(memcmp(data + 1024, data, 64), 0);
+    raw_still_served(&r);
+    raw_close(&r);
+    daemon_healthy();
+    good_client_works();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("hostile");
@@ -849,6 +912,7 @@ int main(void)
     tcase_add_test(tc, test_released_queue_with_failed_work);
     tcase_add_test(tc, test_direct_transfer_misuse);
     tcase_add_test(tc, test_direct_transfer_abandoned);
+    tcase_add_test(tc, test_host_step_failure_reported_after_success);
     suite_add_tcase(s, tc);
     return aos_test_run_suite(s);
 }
