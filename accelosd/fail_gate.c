@@ -39,6 +39,8 @@ struct gate_queue {
     cl_event *pending;           /* out-of-order: commands not known to have ended (ours) */
     uint32_t npending, cap;
     cl_command_queue markers;    /* where its markers go (ours; NULL until the first) */
+    cl_command_queue lone;       /* where its markers that may fail go, one at a time (ours) */
+    cl_event lone_last;          /* the last of them (ours) */
 };
 
 struct aos_fail_gates {
@@ -192,6 +194,12 @@ static struct gate_queue *queue_of(struct aos_session *s, cl_command_queue q)
     return queue_record(f, q, ooo, false);
 }
 
+bool aos_fail_gate_orders(struct aos_session *s, cl_command_queue q)
+{
+    struct gate_queue *gq = queue_of(s, q);
+    return gq && gq->explicit_order;
+}
+
 /* ---- Events that may fail ----------------------------------------------------------------------- */
 
 void aos_fail_gate_mark(struct aos_session *s, cl_event ev)
@@ -292,9 +300,14 @@ cl_int aos_fail_gate_prepare(struct aos_session *s, struct aos_enqueue *e, enum 
     if (!n)
         free(list);
     e->may_fail = false;
-    for (cl_uint i = 0; i < n && !e->may_fail; i++)
-        e->may_fail = aos_fail_gate_may_fail(s, e->wait[i]);
-    return e->may_fail ? gate_install(e) : CL_SUCCESS;
+    cl_uint open = 0;
+    for (cl_uint i = 0; i < n; i++) {
+        e->may_fail = e->may_fail || aos_fail_gate_may_fail(s, e->wait[i]);
+        open += unresolved(e->wait[i]);
+    }
+    /* PoCL links no ended event, so a list with one open event is one edge: its failure meets no
+     * completion, and the command only may fail in turn. */
+    return e->may_fail && open > 1 ? gate_install(e) : CL_SUCCESS;
 }
 
 /* ---- Arming and setting a gate ------------------------------------------------------------------ */
@@ -415,8 +428,8 @@ bool aos_fail_gate_commit(struct aos_session *s, struct aos_enqueue *e, cl_event
 /* A new out-of-order queue on gq's device, with its profiling: where markers of gq go. PoCL 3.1
  * links a marker on an out-of-order queue to every unfinished command of the queue, whatever its
  * wait list: a marker beside a gated command would meet the gate's failure. So the markers of a
- * client's queue go to a queue of their own, where nothing else is, and a gated marker, which
- * may fail, to one where it is alone. NULL when none can be made. */
+ * client's queue go to a queue of their own, where nothing else is, and a marker that may fail
+ * (gated or behind one event that may fail) to one where it is alone. NULL when none can be made. */
 static cl_command_queue side_queue(struct gate_queue *gq, cl_context ctx)
 {
     cl_device_id dev = NULL;
@@ -427,6 +440,28 @@ static cl_command_queue side_queue(struct gate_queue *gq, cl_context ctx)
     return NATIVE(ctx, clCreateCommandQueue)(ctx, dev, props | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
 }
 
+/* Retires gq's lone queue: let go of once its last marker has completed. */
+static void lone_queue_retire(struct aos_session *s, struct gate_queue *gq)
+{
+    if (!gq->lone)
+        return;
+    /* Never given a marker: the retired list's barrier drains it. */
+    aos_retired_queues_add(&s->own_queues, gq->lone, gq->lone_last);
+    gq->lone = NULL;
+    gq->lone_last = NULL;
+}
+
+/* Whether gq's lone queue can take a marker: nothing is left unfinished on it. PoCL links no
+ * ended command, so the next marker there is alone. A last marker that failed retires the queue
+ * (a failed event's queue is kept until the session's end: queue_retire.h). */
+static bool lone_queue_free(struct aos_session *s, struct gate_queue *gq)
+{
+    if (gq->lone && (!gq->lone_last || aos_event_exec_status(gq->lone_last) == CL_COMPLETE))
+        return true;
+    lone_queue_retire(s, gq);
+    return false;
+}
+
 cl_int aos_fail_gate_enqueue_marker(struct aos_session *s, struct aos_enqueue *e, bool barrier, cl_event *ev)
 {
     struct gate_queue *gq = queue_of(s, e->queue);
@@ -435,22 +470,20 @@ cl_int aos_fail_gate_enqueue_marker(struct aos_session *s, struct aos_enqueue *e
         return NATIVE(e->queue, clEnqueueBarrierWithWaitList)(e->queue, e->num_wait, e->wait, ev);
     if (!gq || !gq->explicit_order)
         return NATIVE(e->queue, clEnqueueMarkerWithWaitList)(e->queue, e->num_wait, e->wait, ev);
-    if (!e->gate && !gq->markers)
+    /* A marker that may fail must be alone: PoCL would link the next marker to it. */
+    bool alone = e->gate || e->may_fail;
+    if (alone && !lone_queue_free(s, gq))
+        gq->lone = side_queue(gq, e->context);
+    if (!alone && !gq->markers)
         gq->markers = side_queue(gq, e->context);
-    cl_command_queue q = e->gate ? side_queue(gq, e->context) : gq->markers;
+    cl_command_queue q = alone ? gq->lone : gq->markers;
     if (!q)
         return CL_OUT_OF_RESOURCES;
     cl_int err = NATIVE(q, clEnqueueMarkerWithWaitList)(q, e->num_wait, e->wait, ev);
-    if (!e->gate) {
-        if (err == CL_SUCCESS)
-            NATIVE(q, clFlush)(q);
-        return err;
-    }
-    /* The gated marker's queue is retired at once (which flushes it) and let go of once the
-     * marker has completed. */
     if (err == CL_SUCCESS)
-        NATIVE(*ev, clRetainEvent)(*ev);
-    aos_retired_queues_add(&s->own_queues, q, err == CL_SUCCESS ? *ev : NULL);
+        NATIVE(q, clFlush)(q);
+    if (alone && err == CL_SUCCESS)
+        retain_into(s, &gq->lone_last, *ev);
     return err;
 }
 
@@ -462,6 +495,7 @@ cl_command_queue aos_fail_gate_forget_queue(struct aos_session *s, cl_command_qu
         if (gq->queue != q)
             continue;
         cl_command_queue markers = gq->markers;
+        lone_queue_retire(s, gq);
         queue_record_drop(s, gq);
         f->queues[i] = f->queues[--f->nqueues];
         return markers;
@@ -488,6 +522,18 @@ cl_int aos_fail_gate_marker(struct aos_session *s, cl_command_queue q, cl_uint n
         err = aos_fail_gate_enqueue_marker(s, &e, false, ev);
     aos_fail_gate_commit(s, &e, err == CL_SUCCESS ? *ev : NULL);
     free(e.wait);
+    return err;
+}
+
+cl_int aos_fail_gate_marker_after(struct aos_session *s, cl_command_queue q, cl_event ev_before, cl_event *ev)
+{
+    struct aos_enqueue e = {.queue = q, .wait = &ev_before, .num_wait = 1};
+    *ev = NULL;
+    NATIVE(q, clGetCommandQueueInfo)(q, CL_QUEUE_CONTEXT, sizeof(e.context), &e.context, NULL);
+    e.may_fail = aos_fail_gate_may_fail(s, ev_before);
+    cl_int err = aos_fail_gate_enqueue_marker(s, &e, false, ev);
+    if (err == CL_SUCCESS && e.may_fail)
+        aos_fail_gate_mark(s, *ev);
     return err;
 }
 
@@ -537,6 +583,7 @@ void aos_fail_gates_destroy(struct aos_session *s)
         return;
     for (uint32_t i = 0; i < f->nqueues; i++) {
         struct gate_queue *gq = &f->queues[i];
+        lone_queue_retire(s, gq);
         queue_record_drop(s, gq);
         if (gq->markers)
             aos_retired_queues_add(&s->own_queues, gq->markers, NULL);

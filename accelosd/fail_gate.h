@@ -15,19 +15,22 @@
  *     marker (PoCL links every later command to a barrier), and a finish is answered from the
  *     events themselves. PoCL 3.1 also links a marker on an out-of-order queue to every
  *     unfinished command of its queue, whatever its wait list: markers go to a queue of their
- *     own beside the client's, and a gated marker to a queue where it is alone.
- *   - An event *may fail* while it is unresolved and is a client's user event, or belongs to a
+ *     own beside the client's, and one that may fail to a queue where it is alone.
+ *   - An event *may fail* while it is unresolved and is a client's user event, the daemon's
+ *     user event of a launch (the scheduler or the runaway watchdog may fail it), or belongs to a
  *     command whose wait list held an event that may fail (a host step's event: when its device
  *     part may fail, since it fails only with it).
- *   - Such a command waits on one gate (a daemon user event) instead of its list. The daemon
- *     watches the list and sets the gate on the service thread: complete when all of it
- *     completed, failed when one of it failed. The gate is then the command's only edge, so its
- *     failure meets nothing; and since every command behind an event that may fail is gated in
- *     turn, PoCL never spreads a failure further than the gated command itself.
- * Failures start on the service thread only (status_mailbox.h), so two never meet, and a
- * completion meeting another completion is PoCL's ordinary case. The daemon's own failures of a
- * launch (the runaway watchdog, a solo launch past its limit) still reach the launch's event
- * directly (docs/architecture.md section 7).
+ *   - A command whose list holds such an event and one more unresolved event waits on one gate
+ *     (a daemon user event) instead of its list. The daemon watches the list and sets the gate on
+ *     the service thread: complete when all of it completed, failed when one of it failed. The
+ *     gate is then the command's only edge, so its failure meets nothing. A command with one
+ *     unresolved event has one edge already (PoCL links no ended event) and waits on it. Either
+ *     way the command may fail in turn, so whatever waits on it and on something else is gated:
+ *     PoCL spreads a failure only along single edges. A marker that may fail goes to a queue
+ *     where it is alone.
+ * Failures start on the service thread only (status_mailbox.h), so two never meet, none starts
+ * between a check of a wait list and its enqueue, and a completion meeting another completion
+ * is PoCL's ordinary case.
  *
  * Service thread only, except where noted.
  */
@@ -56,6 +59,9 @@ cl_command_queue_properties aos_fail_gate_queue_props(cl_device_id dev, cl_comma
 /* Registers a client queue created with the client's properties client_props. */
 cl_int aos_fail_gate_queue_add(struct aos_session *s, cl_command_queue q, cl_command_queue_properties client_props);
 
+/* Whether the daemon writes q's order (a client queue on PoCL). */
+bool aos_fail_gate_orders(struct aos_session *s, cl_command_queue q);
+
 /* From aos_enqueue_parse once e's queue and wait list are valid: writes the queue's order into
  * e's wait list, and when the list holds an event that may fail puts a gate in its place.
  * CL_SUCCESS or CL_OUT_OF_HOST_MEMORY. */
@@ -70,8 +76,9 @@ void aos_fail_gate_mark(struct aos_session *s, cl_event ev);
 bool aos_fail_gate_may_fail(struct aos_session *s, cl_event ev);
 /* A marker for e (prepared), in *ev: PoCL 3.1 links a marker on an out-of-order queue to every
  * unfinished command of the queue, whatever its wait list, so on a queue the daemon orders the
- * marker goes to a queue of its own beside the client's (a gated one to a queue of its own alone). On a queue the device orders itself, a barrier when barrier is set. Finish e as for
- * any command (aos_enqueue_done). */
+ * marker goes to a queue of its own beside the client's (one that may fail to a queue where it
+ * is alone). On a queue the device orders itself, a barrier when barrier is set. Finish e as
+ * for any command (aos_enqueue_done). */
 cl_int aos_fail_gate_enqueue_marker(struct aos_session *s, struct aos_enqueue *e, bool barrier, cl_event *ev);
 /* The client released q: forgets its order, and returns its marker queue (NULL: none) for the
  * caller to retire with it (queue_retire.h). */
@@ -79,6 +86,9 @@ cl_command_queue aos_fail_gate_forget_queue(struct aos_session *s, cl_command_qu
 /* A marker after everything enqueued so far on q, through the rules above (gated when needed),
  * in *ev (NULL on error); CL_SUCCESS or the error. For the daemon's own markers on a client queue. */
 cl_int aos_fail_gate_marker(struct aos_session *s, cl_command_queue q, cl_uint n, const cl_event *wait, cl_event *ev);
+/* A marker on q's device that waits for ev_before alone, outside q's order (the caller's command
+ * records the order), in *ev; it may fail when ev_before may. CL_SUCCESS or the error. */
+cl_int aos_fail_gate_marker_after(struct aos_session *s, cl_command_queue q, cl_event ev_before, cl_event *ev);
 /* The events a finish of q waits for (the queue's order), retained, in a malloc'ed array; their
  * count in *n (0: nothing to wait for). NULL with *n > 0 when out of memory. */
 cl_event *aos_fail_gate_finish_events(struct aos_session *s, cl_command_queue q, cl_uint *n);

@@ -305,7 +305,7 @@ bool aos_launch_elastic(struct aos_session *s, struct aos_enqueue *e, struct aos
     l->context = ctx;
     l->host = t->rec;
     l->profiling = (t->props & CL_QUEUE_PROFILING_ENABLE) != 0;
-    l->in_order = (t->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+    l->follows_gate = (t->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0 && !aos_fail_gate_orders(s, queue);
     l->work_dim = t->rec.dims;
     memcpy(l->local, t->local, sizeof(l->local));
     l->wg_threads = wg_threads;
@@ -369,14 +369,16 @@ bool aos_launch_elastic(struct aos_session *s, struct aos_enqueue *e, struct aos
     l->arrival_host_ns = aos_now_ns();
     cl_event app = NULL;
     l->user = NATIVE(ctx, clCreateUserEvent)(ctx, &err);
-    /* Markers through fail_gate.h: the gate is e's (its own gate when e is gated), and where the
-     * gate may fail the user event may too (a failed gate fails the launch). */
+    /* Markers through fail_gate.h: the gate is e's (its own gate when e is gated). The scheduler
+     * may fail the user event (a failed gate, a failed wave, the runaway watchdog), and with it
+     * the application's event, which on a queue the daemon orders waits for the user event
+     * alone: that is set only once the gate has ended, so it stands for the queue's order too. */
     if (err == CL_SUCCESS)
         err = aos_fail_gate_enqueue_marker(s, e, false, &l->gate);
-    if (err == CL_SUCCESS && e->may_fail)
+    if (err == CL_SUCCESS) {
         aos_fail_gate_mark(s, l->user);
-    if (err == CL_SUCCESS)
-        err = aos_fail_gate_marker(s, queue, 1, &l->user, &app);
+        err = aos_fail_gate_marker_after(s, queue, l->user, &app);
+    }
     if (err != CL_SUCCESS) {
         aos_log(AOS_LOG_DEBUG, "launch", "elastic launch refused (%d): launching natively", err);
         if (l->gate)

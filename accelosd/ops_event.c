@@ -487,7 +487,8 @@ void aos_enqueue_done_logical(struct aos_session *s, struct aos_enqueue *e, cl_e
 
 void aos_enqueue_done_solo(struct aos_session *s, struct aos_enqueue *e, struct aos_solo_launch *launch)
 {
-    if (aos_fail_gate_commit(s, e, launch->command))
+    /* A watched launch's status is the daemon's user event, which its watchdog may fail. */
+    if (aos_fail_gate_commit(s, e, launch->command) || launch->fate)
         aos_fail_gate_mark(s, launch->status);
     free(e->wait);
     e->wait = NULL;

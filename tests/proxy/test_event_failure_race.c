@@ -108,7 +108,7 @@ START_TEST(test_failure_beside_a_completion)
 {
     long long failed_before = aos_test_status_count(getpid(), "gates-failed");
     uint32_t host[64];
-    int ran = 0;
+    int ran = 0, open = 0;
     for (int round = 0; round < ROUNDS; round++) {
         cl_int err;
         cl_event user = clCreateUserEvent(ctx, &err);
@@ -119,6 +119,8 @@ START_TEST(test_failure_beside_a_completion)
         cl_event wait[2] = {user, kernel}, read;
         memset(host, 0, sizeof(host));
         ck_assert_int_eq(clEnqueueReadBuffer(q1, data, CL_FALSE, 0, sizeof(host), host, 2, wait, &read), CL_SUCCESS);
+        if (aos_test_event_status(kernel) > CL_COMPLETE)
+            open++; /* both events were still open at the read's enqueue */
         spin_until(start + spin_us * (0.5 + (round % 10) / 10.0));
         ck_assert_int_eq(clSetUserEventStatus(user, -5), CL_SUCCESS);
         ck_assert_int_eq(clFinish(q1), CL_SUCCESS);
@@ -131,8 +133,10 @@ START_TEST(test_failure_beside_a_completion)
         clReleaseEvent(user);
     }
     ck_assert_msg(ran == 0, "%d of %d reads ran although their user event failed", ran, ROUNDS);
-    /* Each read waited on a gate, and each gate failed. */
-    ck_assert_int_ge(aos_test_status_count(getpid(), "gates-failed") - failed_before, ROUNDS);
+    /* A read enqueued while the kernel ran waited on a gate, which failed; one whose kernel had
+     * already ended waited on the user event alone. */
+    ck_assert_int_gt(open, 0);
+    ck_assert_int_ge(aos_test_status_count(getpid(), "gates-failed") - failed_before, open);
     assert_daemon_serves();
 }
 END_TEST
@@ -196,8 +200,10 @@ START_TEST(test_gated_chain_runs_when_the_event_completes)
         ck_assert_uint_eq(a[i], 7u * (uint32_t)i);
         ck_assert_uint_eq(c[i], 7u * (uint32_t)i);
     }
+    /* Only the last read waits for two unfinished events, the first read and the kernel: gated.
+     * The write and the first read wait for one each, and wait on it. */
     ck_assert_int_eq(aos_test_status_count(getpid(), "gates-failed"), failed_before);
-    ck_assert_int_ge(aos_test_status_count(getpid(), "gates") - set_before, 3);
+    ck_assert_int_ge(aos_test_status_count(getpid(), "gates") - set_before, 1);
     ck_assert_int_eq(clEnqueueWriteBuffer(q1, data, CL_TRUE, 0, sizeof(zero), zero, 0, NULL, NULL), CL_SUCCESS);
     clReleaseEvent(w), clReleaseEvent(r1), clReleaseEvent(r3);
     clReleaseEvent(kernel);
