@@ -179,7 +179,11 @@ START_TEST(test_gated_chain_runs_when_the_event_completes)
     long long set_before = aos_test_status_count(getpid(), "gates");
     cl_int err;
     cl_event user = clCreateUserEvent(ctx, &err);
+    /* A kernel a hundred times as long, still running when the last read is enqueued. */
+    int n_long = 400000, n = 4000;
+    ck_assert_int_eq(clSetKernelArg(spin, 1, sizeof(n_long), &n_long), CL_SUCCESS);
     cl_event kernel = launch_spin(q2);
+    ck_assert_int_eq(clSetKernelArg(spin, 1, sizeof(n), &n), CL_SUCCESS);
     uint32_t a[64], c[64], zero[64] = {0};
     cl_event w, r1, r3;
     /* The write waits for the user event; the reads after it must see what it wrote. */

@@ -14,7 +14,7 @@
 
 static char trace_path[64] = "/tmp/accelos-runaway-beside-XXXXXX";
 
-enum { LOCAL = 16, GROUPS = 4, N = LOCAL * GROUPS, ROUNDS = 3, WORDS = 16 };
+enum { LOCAL = 16, GROUPS = 4, N = LOCAL * GROUPS, ROUNDS = 2, WORDS = 16 };
 
 static cl_event enqueue_spin(cl_command_queue q, cl_kernel k, cl_mem out, cl_uint slow_group, cl_uint slow_rounds)
 {
@@ -55,7 +55,7 @@ START_TEST(test_runaway_failure_beside_a_completion)
 
     long long failed_before = aos_test_status_count(getpid(), "gates-failed");
     for (int round = 0; round < ROUNDS; round++) {
-        cl_event runaway = enqueue_spin(q_run, k_run, out_run, 1, 80000000u); /* about 200 ms */
+        cl_event runaway = enqueue_spin(q_run, k_run, out_run, 1, 400000000u); /* about a second */
         cl_event done = enqueue_spin(q_short, k_short, out_short, 1, 400000u); /* about a millisecond */
         uint32_t beside[WORDS] = {0}, behind[WORDS] = {0};
         cl_event both[2] = {runaway, done}, read_beside, read_behind;
@@ -78,9 +78,9 @@ START_TEST(test_runaway_failure_beside_a_completion)
             ck_assert_uint_eq(beside[i] | behind[i], 0);
         clReleaseEvent(read_beside), clReleaseEvent(read_behind);
         clReleaseEvent(done), clReleaseEvent(runaway);
-        /* The runaway's group spins on after its abort, holding a core: the next round's short
-         * launch would wait for a core while the watchdog times it. */
-        usleep(400000);
+        /* The runaway's group spins on after its abort, holding a core: beside the next round's,
+         * the short launch would wait for a core while the watchdog times it. */
+        usleep(1200000);
     }
     /* Each read waited for both launches through a gate, and the gate failed. */
     ck_assert_int_ge(aos_test_status_count(getpid(), "gates-failed") - failed_before, 2 * ROUNDS);
@@ -112,7 +112,8 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_runaway_failure_beside_a_completion);
     suite_add_tcase(s, tc);
+    /* A limit 100 times the short launch's virtual groups, a tenth of the runaway's. */
     return aos_test_run_suite_fair_traced(s, trace_path,
-                                          "vgroup_timeout_ms = 20\nmax_inflight_per_client = 0\nsolo_native_us = 0\n"
+                                          "vgroup_timeout_ms = 100\nmax_inflight_per_client = 0\nsolo_native_us = 0\n"
                                           "wave_shape = loop\n");
 }
