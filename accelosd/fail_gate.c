@@ -194,12 +194,6 @@ static struct gate_queue *queue_of(struct aos_session *s, cl_command_queue q)
     return queue_record(f, q, ooo, false);
 }
 
-bool aos_fail_gate_orders(struct aos_session *s, cl_command_queue q)
-{
-    struct gate_queue *gq = queue_of(s, q);
-    return gq && gq->explicit_order;
-}
-
 /* ---- Events that may fail ----------------------------------------------------------------------- */
 
 void aos_fail_gate_mark(struct aos_session *s, cl_event ev)
@@ -300,14 +294,14 @@ cl_int aos_fail_gate_prepare(struct aos_session *s, struct aos_enqueue *e, enum 
     if (!n)
         free(list);
     e->may_fail = false;
-    cl_uint open = 0;
-    for (cl_uint i = 0; i < n; i++) {
-        e->may_fail = e->may_fail || aos_fail_gate_may_fail(s, e->wait[i]);
-        open += unresolved(e->wait[i]);
-    }
+    for (cl_uint i = 0; i < n && !e->may_fail; i++)
+        e->may_fail = aos_fail_gate_may_fail(s, e->wait[i]);
     /* PoCL links no ended event, so a list with one open event is one edge: its failure meets no
      * completion, and the command only may fail in turn. */
-    return e->may_fail && open > 1 ? gate_install(e) : CL_SUCCESS;
+    cl_uint open = 0;
+    for (cl_uint i = 0; e->may_fail && i < n && open < 2; i++)
+        open += unresolved(e->wait[i]);
+    return open > 1 ? gate_install(e) : CL_SUCCESS;
 }
 
 /* ---- Arming and setting a gate ------------------------------------------------------------------ */
@@ -440,26 +434,28 @@ static cl_command_queue side_queue(struct gate_queue *gq, cl_context ctx)
     return NATIVE(ctx, clCreateCommandQueue)(ctx, dev, props | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
 }
 
-/* Retires gq's lone queue: let go of once its last marker has completed. */
+/* Retires gq's lone queue: let go of once its last marker has completed (without one, once the
+ * retired list's barrier has). */
 static void lone_queue_retire(struct aos_session *s, struct gate_queue *gq)
 {
     if (!gq->lone)
         return;
-    /* Never given a marker: the retired list's barrier drains it. */
     aos_retired_queues_add(&s->own_queues, gq->lone, gq->lone_last);
     gq->lone = NULL;
     gq->lone_last = NULL;
 }
 
-/* Whether gq's lone queue can take a marker: nothing is left unfinished on it. PoCL links no
- * ended command, so the next marker there is alone. A last marker that failed retires the queue
- * (a failed event's queue is kept until the session's end: queue_retire.h). */
-static bool lone_queue_free(struct aos_session *s, struct gate_queue *gq)
+/* gq's lone queue, for one marker: reused while nothing on it is unfinished (PoCL links no ended
+ * command, so the marker is alone there), otherwise a new one. A last marker that failed retires
+ * the queue too (a failed event's queue is kept until the session's end: queue_retire.h). NULL
+ * when none can be made. */
+static cl_command_queue lone_queue(struct aos_session *s, struct gate_queue *gq, cl_context ctx)
 {
     if (gq->lone && (!gq->lone_last || aos_event_exec_status(gq->lone_last) == CL_COMPLETE))
-        return true;
+        return gq->lone;
     lone_queue_retire(s, gq);
-    return false;
+    gq->lone = side_queue(gq, ctx);
+    return gq->lone;
 }
 
 cl_int aos_fail_gate_enqueue_marker(struct aos_session *s, struct aos_enqueue *e, bool barrier, cl_event *ev)
@@ -472,11 +468,9 @@ cl_int aos_fail_gate_enqueue_marker(struct aos_session *s, struct aos_enqueue *e
         return NATIVE(e->queue, clEnqueueMarkerWithWaitList)(e->queue, e->num_wait, e->wait, ev);
     /* A marker that may fail must be alone: PoCL would link the next marker to it. */
     bool alone = e->gate || e->may_fail;
-    if (alone && !lone_queue_free(s, gq))
-        gq->lone = side_queue(gq, e->context);
     if (!alone && !gq->markers)
         gq->markers = side_queue(gq, e->context);
-    cl_command_queue q = alone ? gq->lone : gq->markers;
+    cl_command_queue q = alone ? lone_queue(s, gq, e->context) : gq->markers;
     if (!q)
         return CL_OUT_OF_RESOURCES;
     cl_int err = NATIVE(q, clEnqueueMarkerWithWaitList)(q, e->num_wait, e->wait, ev);

@@ -59,9 +59,6 @@ cl_command_queue_properties aos_fail_gate_queue_props(cl_device_id dev, cl_comma
 /* Registers a client queue created with the client's properties client_props. */
 cl_int aos_fail_gate_queue_add(struct aos_session *s, cl_command_queue q, cl_command_queue_properties client_props);
 
-/* Whether the daemon writes q's order (a client queue on PoCL). */
-bool aos_fail_gate_orders(struct aos_session *s, cl_command_queue q);
-
 /* From aos_enqueue_parse once e's queue and wait list are valid: writes the queue's order into
  * e's wait list, and when the list holds an event that may fail puts a gate in its place.
  * CL_SUCCESS or CL_OUT_OF_HOST_MEMORY. */

@@ -305,7 +305,7 @@ bool aos_launch_elastic(struct aos_session *s, struct aos_enqueue *e, struct aos
     l->context = ctx;
     l->host = t->rec;
     l->profiling = (t->props & CL_QUEUE_PROFILING_ENABLE) != 0;
-    l->follows_gate = (t->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0 && !aos_fail_gate_orders(s, queue);
+    l->in_order = (t->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
     l->work_dim = t->rec.dims;
     memcpy(l->local, t->local, sizeof(l->local));
     l->wg_threads = wg_threads;

@@ -81,7 +81,7 @@ struct aos_logical {
     cl_event user;                     /* completes the application's event */
     cl_event app;                      /* the application's event (a reference), until the launch ends */
     bool profiling;                    /* the application's queue has profiling */
-    bool follows_gate;                 /* the device orders the queue in order: its event follows the gate */
+    bool in_order;                     /* ... and runs in order on the device: its event follows the gate */
     bool gate_failed;                  /* the gate's wait list failed (scheduler only) */
     cl_uint work_dim;
     size_t local[3];
