@@ -265,12 +265,12 @@ void dsched_launch_end(struct device_sched *d, struct aos_logical *l, cl_int sta
         user_status = CL_COMPLETE;
     /* Where the daemon orders the queue (PoCL: out-of-order on the device), the application's
      * event waits for the user event alone and fails only through it. On a queue the device
-     * orders, whatever failed the gate
-     * may have failed the application's event too: the command before both on an in-order
-     * queue, or a barrier before both on an out-of-order one. PoCL 3.1 then freed that event once
-     * released while it still waited on the user event, and any status set on the user event
-     * reached freed memory and aborted the daemon (test_fair_queue, found by test_fuzz, before
-     * the daemon ordered PoCL's queues). The user event stays unset, parked. */
+     * orders, whatever failed the gate may have failed the application's event too: the command
+     * before both on an in-order queue, or a barrier before both on an out-of-order one. PoCL 3.1
+     * then freed that event once released while it still waited on the user event, and any
+     * status set on the user event reached freed memory and aborted the daemon (test_fair_queue,
+     * found by test_fuzz, before the daemon ordered PoCL's queues). The user event stays unset,
+     * parked. */
     bool app_failed = l->gate_failed && (l->in_order || (l->app && aos_event_failed(l->app)));
     if (app_failed)
         aos_event_release_or_park(&d->parked, l->user);

@@ -474,10 +474,11 @@ cl_int aos_fail_gate_enqueue_marker(struct aos_session *s, struct aos_enqueue *e
     if (!q)
         return CL_OUT_OF_RESOURCES;
     cl_int err = NATIVE(q, clEnqueueMarkerWithWaitList)(q, e->num_wait, e->wait, ev);
-    if (err == CL_SUCCESS)
+    if (err == CL_SUCCESS) {
         NATIVE(q, clFlush)(q);
-    if (alone && err == CL_SUCCESS)
-        retain_into(s, &gq->lone_last, *ev);
+        if (alone)
+            retain_into(s, &gq->lone_last, *ev);
+    }
     return err;
 }
 
