@@ -702,6 +702,7 @@ struct aos_device_sched_stats aos_device_sched_stats(uint32_t device)
     st.waves_cuttable = d->waves_cuttable;
     st.holds = d->holds;
     st.held_ns = d->held_ns;
+    st.held_charged_ns = d->held_charged_ns;
     pthread_mutex_unlock(&d->step_lock);
     st.alone_measures_waves = atomic_load(&d->alone_measures_waves);
     st.alone_measures_solo = atomic_load(&d->alone_measures_solo);

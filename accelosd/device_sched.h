@@ -95,6 +95,7 @@ struct aos_device_sched_stats {
     uint64_t waves_started, waves_cuttable, waves_cut;
     uint64_t alone_measures_waves, alone_measures_solo; /* measures of kernels' speed alone, by source */
     uint64_t holds, held_ns; /* anticipation: holds of the device for a client, and their time */
+    uint64_t held_charged_ns; /* the whole-device time charged for them (hold_charge_pct) */
 };
 struct aos_device_sched_stats aos_device_sched_stats(uint32_t device);
 

@@ -16,8 +16,8 @@
  * whole-device waves, a client of many short launches would wait a slice per launch. So the device
  * is held for it, up to anticipate_us after its end (anticipatory scheduling, after Iyer and
  * Druschel's for disks), while its virtual time is not ahead of the next ready client's, and its
- * launch runs first when it comes. The wait is charged to its virtual time as whole-device use:
- * holding cannot idle the device for free. Until then it stays active in virtual time, so it keeps
+ * launch runs first when it comes. The wait is charged to its virtual time at hold_charge_pct
+ * (default all) of whole-device use: holding cannot idle the device for free. Until then it stays active in virtual time, so it keeps
  * its place instead of rejoining (which keeps at most the rejoin credit of its lag). A client whose
  * next launch is already queued is also held for while at most anticipate_lead_us ahead
  * (aos_sched_hold_allowed): the launch is ready within microseconds. (Holding for any expected
@@ -124,8 +124,10 @@ void dsched_hold_release(struct device_sched *d, uint64_t now, const char *why)
     uint64_t end = now < d->hold_until_ns ? now : d->hold_until_ns;
     uint64_t held = end > d->hold_start_ns ? end - d->hold_start_ns : 0;
     if (held) {
-        aos_sched_vt_charge(d->vt, d->hold_client, held, 1.0);
+        double share = aos_daemon_config_get()->hold_charge_pct / 100.0;
+        aos_sched_vt_charge(d->vt, d->hold_client, held, share);
         d->held_ns += held;
+        d->held_charged_ns += (uint64_t)((double)held * share);
     }
     aos_log(AOS_LOG_DEBUG, "sched", "client %llu: hold ended after %.3f ms (%s)", (unsigned long long)d->hold_client,
             (double)held / 1e6, why);

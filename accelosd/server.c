@@ -187,11 +187,11 @@ static void send_status(int sock, const struct aos_server_config *config)
         struct aos_device_sched_stats st = aos_device_sched_stats(i);
         fprintf(out,
                 "scheduler %u clients-known %zu waves %llu waves-cuttable %llu waves-cut %llu parked-events %zu "
-                "alone-measures-waves %llu alone-measures-solo %llu holds %llu held-us %llu\n",
+                "alone-measures-waves %llu alone-measures-solo %llu holds %llu held-us %llu held-charged-us %llu\n",
                 i, st.clients_known, (unsigned long long)st.waves_started, (unsigned long long)st.waves_cuttable,
                 (unsigned long long)st.waves_cut, st.parked_events, (unsigned long long)st.alone_measures_waves,
                 (unsigned long long)st.alone_measures_solo, (unsigned long long)st.holds,
-                (unsigned long long)(st.held_ns / 1000u));
+                (unsigned long long)(st.held_ns / 1000u), (unsigned long long)(st.held_charged_ns / 1000u));
     }
     pthread_mutex_lock(&clients_lock);
     for (int i = 0; i < MAX_CLIENTS; i++) {

@@ -14,6 +14,9 @@
  *                                queued behind the one that ended is waited for while at most
  *                                N us ahead of the next ready client in virtual time
  *                                (aos_sched_hold_allowed)
+ *   hold_charge_pct = N          1..100, default 100: the time the idle device is held for a
+ *                                client's next launch is charged to that client at N % of
+ *                                whole-device time (docs/scheduler.md §6, *Anticipation*)
  *   response_floor_us = N        0..1000000 (0 = off), default 60: while other clients are
  *                                present, a wave's slice shrinks toward their shortest launch,
  *                                not below N us x other clients present (aos_sched_response_slice)
@@ -87,6 +90,11 @@ struct aos_sched_config_weight {
  * client takes the device at the wave's next group boundary; the wave is sized to at least that. */
 #define AOS_SCHED_CUT_QUANTUM_US_DEFAULT 1000u
 
+/* A hold of the idle device is charged in full (docs/scheduler.md §6, *Anticipation*): holding
+ * cannot idle the device for free. Half made 2-kernel mixes fairer and 4-kernel mixes less fair
+ * (bench/RESULTS.md §4, session 52), so it is the operator's choice, not the default. */
+#define AOS_SCHED_HOLD_CHARGE_PCT_DEFAULT 100u
+
 /* How the waves of an elastic launch run on a device. */
 enum aos_wave_shape {
 	AOS_WAVE_SHAPE_AUTO,   /* direct on CPU devices, loop elsewhere */
@@ -111,6 +119,7 @@ struct aos_sched_config {
 	uint32_t vgroup_timeout_ms;       /* 0 = no timeout */
 	uint32_t anticipate_us;           /* 0 = off */
 	uint32_t anticipate_lead_us;      /* 0: only while not ahead */
+	uint32_t hold_charge_pct;         /* 1..100 */
 	uint32_t response_floor_us;       /* 0 = off */
 	uint32_t lone_slice_ms;           /* 0 = off: slice_ms */
 	uint32_t solo_native_us;          /* 0 = off */

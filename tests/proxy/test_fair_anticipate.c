@@ -28,7 +28,7 @@ static const char *src = AOS_SPIN_KERNEL("long_launch") AOS_SPIN_KERNEL("short_b
  * launch is many groups of about a millisecond each, several slices in all. */
 enum { SLICE_MS = 20, LOCAL = 16, LONG_GROUPS_PER_CU = 200, LONG_ROUNDS = 200000, SHORT_GROUPS = 16,
        SHORT_ROUNDS = 2000, SHORT_LAUNCHES = 6, ONE_GROUP_LAUNCHES = 8, WAITED_LAUNCHES = 10, WARM_LAUNCHES = 3,
-       ANTICIPATE_US = 20000, RESPONSE_FLOOR_US = SLICE_MS * 1000, HELD_SOLO_MIN = 2 };
+       ANTICIPATE_US = 20000, RESPONSE_FLOOR_US = SLICE_MS * 1000, HELD_SOLO_MIN = 2, HOLD_CHARGE_PCT = 40 };
 
 /* How client 1 sends its short launches (set before the clients are forked), and the kernel each
  * way uses, so that each run's launches are found in the trace. */
@@ -109,7 +109,20 @@ static void expect_few_slices_between(enum short_mode mode, int skip, int launch
     /* Nothing here touches OpenCL before the fork: each child is its own client. The short launches
      * come once the long launch is past its first, measuring waves: its waves are whole slices. */
     struct aos_test_long_short gates;
+    long long held_before = aos_test_status_scheduler("held-us");
+    long long charged_before = aos_test_status_scheduler("held-charged-us");
+    long long holds_before = aos_test_status_scheduler("holds");
     aos_test_long_short_run(client, &gates, 80000);
+    /* Each hold is charged to its client at hold_charge_pct of its time (both sums are of whole
+     * nanoseconds, printed in whole microseconds). */
+    long long held = aos_test_status_scheduler("held-us") - held_before;
+    long long charged = aos_test_status_scheduler("held-charged-us") - charged_before;
+    long long holds = aos_test_status_scheduler("holds") - holds_before;
+    fprintf(stderr, "fair_anticipate: %lld holds kept the device %lld us, charged %lld us\n", holds, held, charged);
+    ck_assert_msg(holds >= 1 && held >= 1, "the device was never held (%lld holds, %lld us)", holds, held);
+    long long expected = held * HOLD_CHARGE_PCT / 100;
+    ck_assert_msg(charged >= expected - 2 && charged <= expected + 2,
+                  "%lld us held were charged %lld us, not %d %% of them", held, charged, HOLD_CHARGE_PCT);
 
     char long_line[4096], line[4096], pattern[64];
     snprintf(pattern, sizeof(pattern), "\"kernel\":\"%s\"", short_kernel[mode]);
@@ -172,13 +185,14 @@ END_TEST
 
 int main(void)
 {
-    char config[128];
+    char config[160];
     /* A window of 20 ms (1 ms by default): on a loaded machine (a sanitizer build beside another
      * test) a client's round trip between two launches took 2-5 ms for seconds at a time. */
     /* Waves of the long launch a whole slice long beside the short client too (the response floor,
      * 250 µs by default), so that one between two short launches shows in the gaps. */
-    snprintf(config, sizeof(config), "slice_ms = %d\nanticipate_us = %d\nresponse_floor_us = %d\n", SLICE_MS,
-             ANTICIPATE_US, RESPONSE_FLOOR_US);
+    /* Holds charged at less than the default's whole time, so that the charge shows the key is read. */
+    snprintf(config, sizeof(config), "slice_ms = %d\nanticipate_us = %d\nresponse_floor_us = %d\nhold_charge_pct = %d\n",
+             SLICE_MS, ANTICIPATE_US, RESPONSE_FLOOR_US, HOLD_CHARGE_PCT);
     Suite *s = suite_create("fair_anticipate");
     TCase *tc = tcase_create("fair_anticipate");
     tcase_set_timeout(tc, 240);

@@ -37,6 +37,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
 	ck_assert_uint_eq(cfg.anticipate_lead_us, 500);
+	ck_assert_uint_eq(cfg.hold_charge_pct, 100);
 	ck_assert_uint_eq(cfg.response_floor_us, 60);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 16000000u);
@@ -62,6 +63,7 @@ START_TEST(good_file)
 			   "vgroup_timeout_ms\t=\t2500\n"
 			   "anticipate_us = 0\n"
 			   "anticipate_lead_us = 0\n"
+			   "hold_charge_pct = 25\n"
 			   "response_floor_us = 0\n"
 			   "lone_slice_ms = 0\n"
 			   "solo_native_us = 500\n"
@@ -80,6 +82,7 @@ START_TEST(good_file)
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 2500);
 	ck_assert_uint_eq(cfg.anticipate_us, 0);
 	ck_assert_uint_eq(cfg.anticipate_lead_us, 0);
+	ck_assert_uint_eq(cfg.hold_charge_pct, 25);
 	ck_assert_uint_eq(cfg.response_floor_us, 0);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 0);
 	ck_assert_uint_eq(aos_sched_config_lone_ns(&cfg), 12000000u); /* off: the 12 ms slice */
@@ -91,10 +94,10 @@ START_TEST(good_file)
 	ck_assert_str_eq(cfg.weights[0].client, "1000");
 	ck_assert_uint_eq(cfg.weights[0].weight, 3);
 	ck_assert_int_eq(cfg.wave_shape, AOS_WAVE_SHAPE_LOOP);
-	ck_assert_uint_eq(cfg.weights[0].line, 16);
+	ck_assert_uint_eq(cfg.weights[0].line, 17);
 	ck_assert_str_eq(cfg.weights[1].client, "render-farm");
 	ck_assert_str_eq(cfg.weights[2].client, "7");
-	ck_assert_uint_eq(cfg.weights[2].line, 18);
+	ck_assert_uint_eq(cfg.weights[2].line, 19);
 }
 END_TEST
 
@@ -108,6 +111,7 @@ START_TEST(shipped_example_parses)
 	ck_assert_uint_eq(cfg.vgroup_timeout_ms, 10000);
 	ck_assert_uint_eq(cfg.anticipate_us, 1000);
 	ck_assert_uint_eq(cfg.anticipate_lead_us, 500);
+	ck_assert_uint_eq(cfg.hold_charge_pct, 100);
 	ck_assert_uint_eq(cfg.response_floor_us, 60);
 	ck_assert_uint_eq(cfg.lone_slice_ms, 16);
 	ck_assert_uint_eq(cfg.solo_native_us, 2000);
@@ -178,6 +182,8 @@ static const struct {
 	{ "vgroup_timeout_ms = 3600001", "from 0 to 3600000 (0 = no timeout)" },
 	{ "anticipate_us = 1000001", "'anticipate_us' must be an integer from 0 to 1000000 (0 = off)" },
 	{ "anticipate_lead_us = 1000001", "'anticipate_lead_us' must be an integer from 0 to 1000000, got" },
+	{ "hold_charge_pct = 0", "'hold_charge_pct' must be an integer from 1 to 100, got '0'" },
+	{ "hold_charge_pct = 101", "'hold_charge_pct' must be an integer from 1 to 100, got '101'" },
 	{ "response_floor_us = 1000001", "'response_floor_us' must be an integer from 0 to 1000000 (0 = off)" },
 	{ "lone_slice_ms = 60001", "'lone_slice_ms' must be an integer from 0 to 60000 (0 = off)" },
 	{ "rejoin_credit_us = 1000001", "'rejoin_credit_us' must be an integer from 0 to 1000000 (0 = none)" },
