@@ -92,7 +92,7 @@ struct device_sched {
     uint64_t waves_cuttable; /* waves started of a cuttable twin (dsched_wave_may_be_cut) */
     uint64_t waves_cut; /* waves told to stop early (cut) */
     uint64_t holds, held_ns; /* anticipation: holds started, and the time they kept the device */
-    uint64_t held_charged_ns; /* the virtual time charged for it (hold_charge_pct) */
+    uint64_t held_charged_ns; /* the whole-device time charged for it (hold_charge_pct) */
     _Atomic uint64_t alone_measures_waves, alone_measures_solo; /* dsched_estimate_put_alone's, by source */
     _Atomic uint64_t cut_wave_client; /* client of the running cuttable wave; 0: none */
     _Atomic uint32_t waves_running;   /* waves enqueued and not ended, cuttable or not */

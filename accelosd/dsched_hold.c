@@ -17,10 +17,11 @@
  * is held for it, up to anticipate_us after its end (anticipatory scheduling, after Iyer and
  * Druschel's for disks), while its virtual time is not ahead of the next ready client's, and its
  * launch runs first when it comes. The wait is charged to its virtual time at hold_charge_pct
- * (default all) of whole-device use: holding cannot idle the device for free. Until then it stays active in virtual time, so it keeps
- * its place instead of rejoining (which keeps at most the rejoin credit of its lag). A client whose
- * next launch is already queued is also held for while at most anticipate_lead_us ahead
- * (aos_sched_hold_allowed): the launch is ready within microseconds. (Holding for any expected
+ * (default all) of whole-device use: holding cannot idle the device for free. Until then it stays
+ * active in virtual time, so it keeps its place instead of rejoining (which keeps at most the
+ * rejoin credit of its lag). A client whose next launch is already queued is also held for while
+ * at most anticipate_lead_us ahead (aos_sched_hold_allowed): the launch is ready within
+ * microseconds. (Holding for any expected
  * client while up to a slice ahead, the denial rule's margin, measured worse: bench/RESULTS.md §4,
  * sessions 12 and 16.)
  */
